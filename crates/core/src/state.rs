@@ -1,0 +1,850 @@
+//! The game state, its moves, play and undo.
+//!
+//! [`Game`] holds what never changes during a game (the rules, the reserve
+//! and talon sequences as dealt); [`State`] holds what does, compactly:
+//! foundation heights, the reserve height, the talon as a bit set of cards
+//! played out of it plus how far the current pass has dealt, and the
+//! tableau as one byte per card with pile boundaries. A `State` is about
+//! 160 bytes, `Copy`-free but cheap to clone, and owns no heap memory.
+//!
+//! Moves follow the rules literally (GAMES.md §1): the stock is turned
+//! `draw` cards at a time and redealt, empty spaces are distinct piles.
+//! Forced events happen inside [`Game::play`]: the flip of a face-down card
+//! that becomes a pile's top, and the filling of an emptied space from the
+//! reserve. The solver's abstractions (K+ stock, canonical piles) are built
+//! on top of this, never inside it.
+
+use smallvec::SmallVec;
+
+use crate::card::{Card, Rank};
+use crate::deal::{Layout, LayoutPile};
+use crate::rules::{Base, BaseChoice, Build, EmptySpace, GroupMoves, Redeals, Rules, Stock, MAX_PILES};
+
+/// Most cards a tableau can hold: every card of two decks.
+const TABLEAU_CAP: usize = 104;
+/// Base rank not chosen yet (Selective Canfield before its first move).
+const NO_BASE: u8 = 0xFF;
+
+/// A place a card can be taken from or put on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Loc {
+    Waste,
+    Reserve,
+    /// Tableau pile, 0-based.
+    Tableau(u8),
+    /// Foundation index: `suit * decks + copy`. In two-deck games the two
+    /// foundations of a suit are kept with the first at least as high as
+    /// the second, since they are interchangeable.
+    Foundation(u8),
+}
+
+/// A move. Small and `Copy`; forced events are not moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Move {
+    /// Turn cards from the stock onto the waste (to-waste stock), or deal
+    /// one card onto every pile (to-tableau stock).
+    Deal,
+    /// Turn the waste over to form a new stock.
+    Redeal,
+    /// Selective Canfield: choose selection card `n` as the base card.
+    ChooseBase(u8),
+    /// Move `count` cards whose bottom card is `card` from `from` to `to`.
+    Play { from: Loc, to: Loc, count: u8, card: Card },
+}
+
+/// A list of moves. 64 inline entries cover the usual positions (4 piles
+/// with whole moves give at most a few dozen); rare larger lists (any-run
+/// moves over 8 piles) spill to the heap.
+pub type MoveList = SmallVec<[Move; 64]>;
+
+/// What [`Game::undo`] needs beyond the move itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Undo {
+    /// Talon position: of the waste card played, or the pass position
+    /// before a deal or redeal.
+    talon: u8,
+    /// Cards dealt onto the tableau by a to-tableau deal.
+    dealt: u8,
+    flags: u8,
+}
+
+const FLIPPED: u8 = 1;
+const FILLED: u8 = 2;
+
+/// The changing part of a game.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct State {
+    /// Height of each foundation (0..=13).
+    found: [u8; 8],
+    /// Base rank index, or `NO_BASE`.
+    base: u8,
+    /// Cards left in the reserve.
+    reserve_len: u8,
+    /// Talon positions below this are dealt (the waste); kept normalized to
+    /// one past the waste's top card, 0 if the waste is empty.
+    talon_pos: u8,
+    /// Redeals made (kept at 0 when redeals are unlimited, so that states
+    /// that differ only in it are one state).
+    passes: u8,
+    /// Bit `i`: talon position `i` has been played out of the talon.
+    talon_gone: u128,
+    /// Pile `p` is `cards[start[p]..start[p + 1]]`, bottom to top.
+    start: [u8; MAX_PILES + 1],
+    /// Face-down cards at the bottom of each pile.
+    down: [u8; MAX_PILES],
+    cards: [Card; TABLEAU_CAP],
+}
+
+/// A layout the rules cannot play, named in the user's terms.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LayoutError {
+    #[error("card {card} is missing from the deal (each card appears {want} time(s) with {want} deck(s))")]
+    Missing { card: Card, want: u8 },
+    #[error("card {card} appears {count} times but the deal has {want} deck(s): {places}")]
+    Duplicate { card: Card, count: u8, want: u8, places: String },
+    #[error("the tableau has {got} piles; this game has {want}")]
+    PileCount { got: usize, want: usize },
+    #[error("tableau pile {pile} has {got} cards ({down} face down); this game deals {want} ({want_down} face down)")]
+    PileSize { pile: usize, got: usize, down: usize, want: usize, want_down: usize },
+    #[error("the reserve has {got} cards; this game has {want}")]
+    ReserveSize { got: usize, want: usize },
+    #[error("the foundations hold {got}; this game starts them with {want}")]
+    Foundations { got: String, want: String },
+    #[error("Selective Canfield needs {want} selection cards and an empty tableau, got {got} selection cards and {piles} piles")]
+    Selection { got: usize, want: usize, piles: usize },
+    #[error("this game has no base-card choice, but the deal has a selection line")]
+    UnexpectedSelection,
+    #[error("the talon (stock and waste) would hold {0} cards; at most 127 are supported")]
+    TalonTooBig(usize),
+}
+
+/// Fixed data of one game: rules and the dealt sequences.
+#[derive(Clone, Debug)]
+pub struct Game {
+    rules: Rules,
+    /// Reserve, bottom to top.
+    reserve: Vec<Card>,
+    /// Talon: the waste (bottom to top) then the stock (next card first).
+    talon: Vec<Card>,
+    selection: Vec<Card>,
+    initial: State,
+}
+
+impl Game {
+    /// Checks `layout` against `rules` and builds the game.
+    pub fn new(rules: &Rules, layout: &Layout) -> Result<Game, LayoutError> {
+        check_layout(rules, layout)?;
+        let talon: Vec<Card> = layout.waste.iter().chain(&layout.stock).copied().collect();
+        if talon.len() > 127 {
+            return Err(LayoutError::TalonTooBig(talon.len()));
+        }
+        let mut st = State {
+            found: [0; 8],
+            base: NO_BASE,
+            reserve_len: layout.reserve.len() as u8,
+            talon_pos: 0,
+            passes: 0,
+            talon_gone: 0,
+            start: [0; MAX_PILES + 1],
+            down: [0; MAX_PILES],
+            cards: [Card::from_index(0).unwrap(); TABLEAU_CAP],
+        };
+        let d = rules.decks as usize;
+        match rules.base {
+            Base::Fixed(r) => st.base = r.index(),
+            Base::FirstCard => {
+                if let Some(c) = layout.foundations.first() {
+                    st.base = c.rank().index();
+                }
+            }
+        }
+        for &c in &layout.foundations {
+            // Two copies of a base card fill the suit's two foundations.
+            let s = c.suit().index() * d;
+            let f = if st.found[s] == 0 { s } else { s + 1 };
+            st.found[f] = 1;
+        }
+        let g = Game {
+            rules: rules.clone(),
+            reserve: layout.reserve.clone(),
+            talon,
+            selection: layout.selection.clone(),
+            initial: st,
+        };
+        let mut st = g.initial.clone();
+        g.set_tableau(&mut st, &layout.tableau);
+        st.talon_pos = layout.waste.len() as u8;
+        g.normalize_talon(&mut st);
+        Ok(Game { initial: st, ..g })
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The position at the start of the game.
+    pub fn initial(&self) -> State {
+        self.initial.clone()
+    }
+
+    pub fn selection(&self) -> &[Card] {
+        &self.selection
+    }
+
+    fn set_tableau(&self, st: &mut State, piles: &[LayoutPile]) {
+        let mut n = 0usize;
+        st.start = [0; MAX_PILES + 1];
+        st.down = [0; MAX_PILES];
+        for (p, pile) in piles.iter().enumerate() {
+            st.start[p] = n as u8;
+            st.down[p] = pile.face_down as u8;
+            for &c in &pile.cards {
+                st.cards[n] = c;
+                n += 1;
+            }
+        }
+        for p in piles.len()..=MAX_PILES {
+            st.start[p] = n as u8;
+        }
+    }
+
+    // ----- queries -------------------------------------------------------
+
+    fn piles(&self) -> usize {
+        self.rules.piles as usize
+    }
+
+    /// The cards of pile `p`, bottom to top.
+    pub fn pile<'a>(&self, st: &'a State, p: usize) -> &'a [Card] {
+        &st.cards[st.start[p] as usize..st.start[p + 1] as usize]
+    }
+
+    /// Face-down cards at the bottom of pile `p`.
+    pub fn face_down(&self, st: &State, p: usize) -> usize {
+        st.down[p] as usize
+    }
+
+    pub fn reserve_top(&self, st: &State) -> Option<Card> {
+        st.reserve_len.checked_sub(1).map(|i| self.reserve[i as usize])
+    }
+
+    /// The reserve as it stands, bottom to top.
+    pub fn reserve<'a>(&'a self, st: &State) -> &'a [Card] {
+        &self.reserve[..st.reserve_len as usize]
+    }
+
+    fn gone(st: &State, i: usize) -> bool {
+        st.talon_gone >> i & 1 == 1
+    }
+
+    /// Top of the waste and its talon position.
+    fn waste_top_at(&self, st: &State) -> Option<(usize, Card)> {
+        (st.talon_pos as usize).checked_sub(1).map(|i| (i, self.talon[i]))
+    }
+
+    pub fn waste_top(&self, st: &State) -> Option<Card> {
+        self.waste_top_at(st).map(|(_, c)| c)
+    }
+
+    /// The waste, bottom to top.
+    pub fn waste(&self, st: &State) -> Vec<Card> {
+        (0..st.talon_pos as usize).filter(|&i| !Self::gone(st, i)).map(|i| self.talon[i]).collect()
+    }
+
+    /// The stock, next card first.
+    pub fn stock(&self, st: &State) -> Vec<Card> {
+        (st.talon_pos as usize..self.talon.len()).filter(|&i| !Self::gone(st, i)).map(|i| self.talon[i]).collect()
+    }
+
+    fn stock_empty(&self, st: &State) -> bool {
+        (st.talon_pos as usize..self.talon.len()).all(|i| Self::gone(st, i))
+    }
+
+    /// Redeals made so far (0 when they are unlimited).
+    pub fn redeals_made(&self, st: &State) -> u8 {
+        st.passes
+    }
+
+    /// The base rank, once known.
+    pub fn base(&self, st: &State) -> Option<Rank> {
+        Rank::new(st.base)
+    }
+
+    /// Height of foundation `f` (see [`Loc::Foundation`]).
+    pub fn foundation_height(&self, st: &State, f: usize) -> u8 {
+        st.found[f]
+    }
+
+    /// The top card of foundation `f`, if any.
+    pub fn foundation_top(&self, st: &State, f: usize) -> Option<Card> {
+        let h = st.found[f];
+        let base = Rank::new(st.base)?;
+        (h > 0).then(|| {
+            Card::new(crate::card::Suit::from_index(f / self.rules.decks as usize), base.wrapping_add(h - 1))
+        })
+    }
+
+    pub fn is_won(&self, st: &State) -> bool {
+        st.found[..self.rules.foundations()].iter().all(|&h| h == 13)
+    }
+
+    /// Cards on the foundations.
+    pub fn foundation_cards(&self, st: &State) -> usize {
+        st.found.iter().map(|&h| h as usize).sum()
+    }
+
+    /// Whether the player still has to choose the base card.
+    pub fn base_pending(&self, st: &State) -> bool {
+        st.base == NO_BASE && !self.selection.is_empty()
+    }
+
+    /// Whether `c` may be built on `t` in the tableau.
+    fn builds(&self, c: Card, t: Card) -> bool {
+        let rank_ok = c.rank().index() + 1 == t.rank().index()
+            || (self.rules.tableau_wrap && t.rank() == Rank::ACE && c.rank() == Rank::KING);
+        rank_ok
+            && match self.rules.build {
+                Build::AltColour => c.is_red() != t.is_red(),
+                Build::Suit => c.suit() == t.suit(),
+                Build::AnySuit => true,
+            }
+    }
+
+    /// Length of the properly built face-up run at the top of pile `p`.
+    fn run_len(&self, st: &State, p: usize) -> usize {
+        let cs = self.pile(st, p);
+        let up = cs.len() - st.down[p] as usize;
+        let mut k = usize::from(up > 0);
+        while k < up && self.builds(cs[cs.len() - k], cs[cs.len() - k - 1]) {
+            k += 1;
+        }
+        k
+    }
+
+    /// The foundation a card can go to now, if any.
+    fn foundation_for(&self, st: &State, c: Card) -> Option<u8> {
+        if st.base == NO_BASE {
+            return None;
+        }
+        let d = self.rules.decks as usize;
+        let s = c.suit().index() * d;
+        (s..s + d)
+            .find(|&f| st.found[f] < 13 && (st.base + st.found[f]) % 13 == c.rank().index())
+            .map(|f| f as u8)
+    }
+
+    /// Whether a card or run from `from` may go into an empty space.
+    fn space_accepts(&self, st: &State, from: Loc) -> bool {
+        match self.rules.empty_space {
+            EmptySpace::Any => true,
+            _ if st.reserve_len > 0 => from == Loc::Reserve,
+            EmptySpace::ReserveThenAny => true,
+            EmptySpace::ReserveThenWaste => from == Loc::Waste,
+        }
+    }
+
+    /// Tableau destinations for a card or run whose bottom card is `c`.
+    fn push_tableau_dests(&self, st: &State, from: Loc, c: Card, count: u8, out: &mut MoveList) {
+        let space_ok = self.space_accepts(st, from);
+        for q in 0..self.piles() {
+            if from == Loc::Tableau(q as u8) {
+                continue;
+            }
+            let ok = match self.pile(st, q).last() {
+                Some(&t) => self.builds(c, t),
+                None => space_ok,
+            };
+            if ok {
+                out.push(Move::Play { from, to: Loc::Tableau(q as u8), count, card: c });
+            }
+        }
+    }
+
+    /// Every legal move, in a fixed order.
+    pub fn moves(&self, st: &State, out: &mut MoveList) {
+        out.clear();
+        if self.base_pending(st) {
+            out.extend((0..self.selection.len() as u8).map(Move::ChooseBase));
+            return;
+        }
+        // To the foundations.
+        let mut singles: SmallVec<[(Loc, Card); 12]> = SmallVec::new();
+        if let Some(c) = self.waste_top(st) {
+            singles.push((Loc::Waste, c));
+        }
+        if let Some(c) = self.reserve_top(st) {
+            singles.push((Loc::Reserve, c));
+        }
+        for p in 0..self.piles() {
+            if let Some(&c) = self.pile(st, p).last() {
+                singles.push((Loc::Tableau(p as u8), c));
+            }
+        }
+        for &(from, c) in &singles {
+            if let Some(f) = self.foundation_for(st, c) {
+                out.push(Move::Play { from, to: Loc::Foundation(f), count: 1, card: c });
+            }
+        }
+        // Between tableau piles.
+        for p in 0..self.piles() {
+            let cs = self.pile(st, p);
+            if cs.is_empty() {
+                continue;
+            }
+            let run = self.run_len(st, p);
+            let whole = st.down[p] == 0 && run == cs.len();
+            let (lo, hi) = match self.rules.group_moves {
+                GroupMoves::Top => (1, 1),
+                GroupMoves::Any => (1, run),
+                GroupMoves::Pile if whole => (cs.len(), cs.len()),
+                GroupMoves::Pile => continue,
+                GroupMoves::Whole => (1, 1),
+            };
+            for k in lo..=hi {
+                self.push_tableau_dests(st, Loc::Tableau(p as u8), cs[cs.len() - k], k as u8, out);
+            }
+            if self.rules.group_moves == GroupMoves::Whole && whole && cs.len() > 1 {
+                self.push_tableau_dests(st, Loc::Tableau(p as u8), cs[0], cs.len() as u8, out);
+            }
+        }
+        // Waste and reserve to the tableau.
+        if let Some(c) = self.waste_top(st) {
+            self.push_tableau_dests(st, Loc::Waste, c, 1, out);
+        }
+        if let Some(c) = self.reserve_top(st) {
+            self.push_tableau_dests(st, Loc::Reserve, c, 1, out);
+        }
+        // Worrying back.
+        if self.rules.worrying_back {
+            let d = self.rules.decks as usize;
+            for f in 0..self.rules.foundations() {
+                // Two equal foundations of a suit have the same top card:
+                // offer it once, from the second.
+                if d == 2 && f % 2 == 0 && st.found[f] == st.found[f + 1] {
+                    continue;
+                }
+                if let Some(c) = self.foundation_top(st, f) {
+                    self.push_tableau_dests(st, Loc::Foundation(f as u8), c, 1, out);
+                }
+            }
+        }
+        // The stock.
+        match self.rules.stock {
+            Stock::ToWaste { redeals, .. } => {
+                if !self.stock_empty(st) {
+                    out.push(Move::Deal);
+                } else if st.talon_pos > 0
+                    && match redeals {
+                        Redeals::Unlimited => true,
+                        Redeals::Limited(n) => st.passes < n,
+                    }
+                {
+                    out.push(Move::Redeal);
+                }
+            }
+            Stock::ToTableau { only_when_no_empty } => {
+                if (st.talon_pos as usize) < self.talon.len()
+                    && !(only_when_no_empty && (0..self.piles()).any(|p| self.pile(st, p).is_empty()))
+                {
+                    out.push(Move::Deal);
+                }
+            }
+        }
+    }
+
+    /// Every legal move, as a new list.
+    pub fn legal_moves(&self, st: &State) -> MoveList {
+        let mut v = MoveList::new();
+        self.moves(st, &mut v);
+        v
+    }
+
+    // ----- play and undo -------------------------------------------------
+
+    /// Pulls the pass position back to one past the waste's top card.
+    fn normalize_talon(&self, st: &mut State) {
+        let mut p = st.talon_pos as usize;
+        while p > 0 && Self::gone(st, p - 1) {
+            p -= 1;
+        }
+        st.talon_pos = p as u8;
+    }
+
+    fn pile_push(st: &mut State, p: usize, cards: &[Card]) {
+        let k = cards.len();
+        let end = st.start[p + 1] as usize;
+        let total = st.start[MAX_PILES] as usize;
+        st.cards.copy_within(end..total, end + k);
+        st.cards[end..end + k].copy_from_slice(cards);
+        for s in &mut st.start[p + 1..] {
+            *s += k as u8;
+        }
+    }
+
+    fn pile_pop(st: &mut State, p: usize, k: usize, buf: &mut [Card; TABLEAU_CAP]) -> usize {
+        let end = st.start[p + 1] as usize;
+        let total = st.start[MAX_PILES] as usize;
+        buf[..k].copy_from_slice(&st.cards[end - k..end]);
+        st.cards.copy_within(end..total, end - k);
+        // Unused slots hold a fixed filler so that equal positions are
+        // equal states (derived `Eq`/`Hash` see the whole array).
+        st.cards[total - k..total].fill(Card::from_index(0).unwrap());
+        for s in &mut st.start[p + 1..] {
+            *s -= k as u8;
+        }
+        k
+    }
+
+    /// Plays a legal move. Panics on a move that is not legal here (use
+    /// [`Game::try_play`] for moves from outside).
+    pub fn play(&self, st: &mut State, mv: Move) -> Undo {
+        let mut u = Undo { talon: 0, dealt: 0, flags: 0 };
+        let mut buf = [Card::from_index(0).unwrap(); TABLEAU_CAP];
+        match mv {
+            Move::Deal => match self.rules.stock {
+                Stock::ToWaste { draw, .. } => {
+                    u.talon = st.talon_pos;
+                    let mut p = st.talon_pos as usize;
+                    let mut k = draw;
+                    while k > 0 && p < self.talon.len() {
+                        if !Self::gone(st, p) {
+                            k -= 1;
+                        }
+                        p += 1;
+                    }
+                    assert!(k < draw, "deal from an empty stock");
+                    st.talon_pos = p as u8;
+                }
+                Stock::ToTableau { .. } => {
+                    let mut p = 0;
+                    while p < self.piles() && (st.talon_pos as usize) < self.talon.len() {
+                        Self::pile_push(st, p, &[self.talon[st.talon_pos as usize]]);
+                        st.talon_pos += 1;
+                        p += 1;
+                    }
+                    assert!(p > 0, "deal from an empty stock");
+                    u.dealt = p as u8;
+                }
+            },
+            Move::Redeal => {
+                assert!(self.stock_empty(st) && st.talon_pos > 0, "redeal with cards in the stock");
+                u.talon = st.talon_pos;
+                st.talon_pos = 0;
+                if matches!(self.rules.stock, Stock::ToWaste { redeals: Redeals::Limited(_), .. }) {
+                    st.passes += 1;
+                }
+            }
+            Move::ChooseBase(i) => {
+                let c = self.selection[i as usize];
+                st.base = c.rank().index();
+                st.found[c.suit().index() * self.rules.decks as usize] = 1;
+                self.set_tableau(st, &Layout::selective_tableau(&self.selection, i as usize));
+            }
+            Move::Play { from, to, count, card } => {
+                let k = count as usize;
+                match from {
+                    Loc::Waste => {
+                        let (i, c) = self.waste_top_at(st).expect("play from an empty waste");
+                        debug_assert_eq!(c, card);
+                        u.talon = i as u8;
+                        st.talon_gone |= 1u128 << i;
+                        self.normalize_talon(st);
+                        buf[0] = c;
+                    }
+                    Loc::Reserve => {
+                        st.reserve_len -= 1;
+                        buf[0] = self.reserve[st.reserve_len as usize];
+                    }
+                    Loc::Tableau(p) => {
+                        Self::pile_pop(st, p as usize, k, &mut buf);
+                    }
+                    Loc::Foundation(f) => {
+                        st.found[f as usize] -= 1;
+                        buf[0] = card;
+                    }
+                }
+                debug_assert_eq!(buf[0], card);
+                match to {
+                    Loc::Foundation(f) => st.found[f as usize] += 1,
+                    Loc::Tableau(q) => Self::pile_push(st, q as usize, &buf[..k]),
+                    _ => unreachable!("cards only go to the tableau or a foundation"),
+                }
+                if let Loc::Tableau(p) = from {
+                    let p = p as usize;
+                    let len = (st.start[p + 1] - st.start[p]) as usize;
+                    if len > 0 && len == st.down[p] as usize {
+                        st.down[p] -= 1;
+                        u.flags |= FLIPPED;
+                    } else if len == 0 && self.rules.empty_space.uses_reserve() && st.reserve_len > 0 {
+                        st.reserve_len -= 1;
+                        Self::pile_push(st, p, &[self.reserve[st.reserve_len as usize]]);
+                        u.flags |= FILLED;
+                    }
+                }
+            }
+        }
+        u
+    }
+
+    /// Takes back `mv`, which must be the last move played, with the
+    /// [`Undo`] that [`Game::play`] returned.
+    pub fn undo(&self, st: &mut State, mv: Move, u: Undo) {
+        let mut buf = [Card::from_index(0).unwrap(); TABLEAU_CAP];
+        match mv {
+            Move::Deal => match self.rules.stock {
+                Stock::ToWaste { .. } => st.talon_pos = u.talon,
+                Stock::ToTableau { .. } => {
+                    for p in (0..u.dealt as usize).rev() {
+                        Self::pile_pop(st, p, 1, &mut buf);
+                    }
+                    st.talon_pos -= u.dealt;
+                }
+            },
+            Move::Redeal => {
+                st.talon_pos = u.talon;
+                if matches!(self.rules.stock, Stock::ToWaste { redeals: Redeals::Limited(_), .. }) {
+                    st.passes -= 1;
+                }
+            }
+            Move::ChooseBase(_) => {
+                st.base = NO_BASE;
+                st.found = [0; 8];
+                self.set_tableau(st, &[]);
+            }
+            Move::Play { from, to, count, card } => {
+                let k = count as usize;
+                if let Loc::Tableau(p) = from {
+                    let p = p as usize;
+                    if u.flags & FILLED != 0 {
+                        Self::pile_pop(st, p, 1, &mut buf);
+                        st.reserve_len += 1;
+                    }
+                    if u.flags & FLIPPED != 0 {
+                        st.down[p] += 1;
+                    }
+                }
+                match to {
+                    Loc::Foundation(f) => {
+                        st.found[f as usize] -= 1;
+                        buf[0] = card;
+                    }
+                    Loc::Tableau(q) => {
+                        Self::pile_pop(st, q as usize, k, &mut buf);
+                    }
+                    _ => unreachable!(),
+                }
+                match from {
+                    Loc::Waste => {
+                        st.talon_gone &= !(1u128 << u.talon);
+                        st.talon_pos = u.talon + 1;
+                    }
+                    Loc::Reserve => st.reserve_len += 1,
+                    Loc::Tableau(p) => Self::pile_push(st, p as usize, &buf[..k]),
+                    Loc::Foundation(f) => st.found[f as usize] += 1,
+                }
+            }
+        }
+    }
+
+    /// Plays `mv` if it is legal here; otherwise leaves the state untouched.
+    pub fn try_play(&self, st: &mut State, mv: Move) -> Result<Undo, IllegalMove> {
+        if self.legal_moves(st).contains(&mv) {
+            Ok(self.play(st, mv))
+        } else {
+            Err(IllegalMove(mv))
+        }
+    }
+
+    /// The table as it stands, for display and for comparing with the
+    /// independent checker.
+    pub fn position(&self, st: &State) -> Position {
+        let d = self.rules.decks as usize;
+        let mut foundations = Vec::new();
+        for s in 0..4 {
+            let mut hs: Vec<u8> = st.found[s * d..s * d + d].to_vec();
+            hs.sort_unstable_by(|a, b| b.cmp(a));
+            foundations.push(hs);
+        }
+        Position {
+            base: self.base(st),
+            foundations,
+            reserve: self.reserve(st).to_vec(),
+            tableau: (0..self.piles())
+                .map(|p| LayoutPile { cards: self.pile(st, p).to_vec(), face_down: st.down[p] as usize })
+                .collect(),
+            stock: self.stock(st),
+            waste: self.waste(st),
+            redeals_made: st.passes,
+            base_pending: self.base_pending(st),
+        }
+    }
+}
+
+/// A move that is not legal in the position it was tried in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("illegal move {0:?}")]
+pub struct IllegalMove(pub Move);
+
+/// A plain picture of a position: what a person sees on the table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Position {
+    pub base: Option<Rank>,
+    /// Per suit (C, S, H, D): heights of its foundations, highest first.
+    pub foundations: Vec<Vec<u8>>,
+    pub reserve: Vec<Card>,
+    pub tableau: Vec<LayoutPile>,
+    /// Next card first.
+    pub stock: Vec<Card>,
+    /// Bottom to top.
+    pub waste: Vec<Card>,
+    pub redeals_made: u8,
+    pub base_pending: bool,
+}
+
+/// Checks card counts, pile sizes, the reserve and the foundations.
+fn check_layout(rules: &Rules, l: &Layout) -> Result<(), LayoutError> {
+    let want = rules.decks;
+    let counts = l.card_counts();
+    let places = l.cards_with_places();
+    for c in Card::all() {
+        let n = counts.get(c);
+        if n > want {
+            let ps: Vec<String> = places.iter().filter(|(d, _)| *d == c).map(|(_, p)| p.clone()).collect();
+            return Err(LayoutError::Duplicate { card: c, count: n, want, places: ps.join("; ") });
+        }
+    }
+    if let Some(c) = Card::all().find(|&c| counts.get(c) < want) {
+        return Err(LayoutError::Missing { card: c, want });
+    }
+    if l.reserve.len() != rules.reserve as usize {
+        return Err(LayoutError::ReserveSize { got: l.reserve.len(), want: rules.reserve as usize });
+    }
+    let piles = rules.piles as usize;
+    if rules.base_choice == BaseChoice::Selective {
+        if l.selection.len() != piles + 1 || !l.tableau.is_empty() {
+            return Err(LayoutError::Selection { got: l.selection.len(), want: piles + 1, piles: l.tableau.len() });
+        }
+    } else {
+        if !l.selection.is_empty() {
+            return Err(LayoutError::UnexpectedSelection);
+        }
+        if l.tableau.len() != piles {
+            return Err(LayoutError::PileCount { got: l.tableau.len(), want: piles });
+        }
+        let (n, down) = (rules.tableau_deal.cards(), rules.tableau_deal.face_down());
+        for (i, p) in l.tableau.iter().enumerate() {
+            if p.cards.len() != n || p.face_down != down {
+                return Err(LayoutError::PileSize {
+                    pile: i + 1,
+                    got: p.cards.len(),
+                    down: p.face_down,
+                    want: n,
+                    want_down: down,
+                });
+            }
+        }
+    }
+    // Foundations: exactly what the rules place there.
+    let got = crate::card::join(&l.foundations);
+    let ok = if rules.preplaced {
+        let Base::Fixed(r) = rules.base else { unreachable!("validated rules") };
+        l.foundations.len() == rules.foundations() && l.foundations.iter().all(|c| c.rank() == r)
+    } else if rules.base_choice == BaseChoice::Selective || matches!(rules.base, Base::Fixed(_)) {
+        l.foundations.is_empty()
+    } else {
+        l.foundations.len() == 1
+    };
+    if !ok {
+        let want = if rules.preplaced {
+            let Base::Fixed(r) = rules.base else { unreachable!() };
+            format!("every {r} ({} cards)", rules.foundations())
+        } else if rules.base_choice == BaseChoice::Selective {
+            "nothing (the base card is chosen from the selection)".to_string()
+        } else if let Base::Fixed(r) = rules.base {
+            format!("nothing (foundations start with a {r} when one is played)")
+        } else {
+            "exactly one card, the base card".to_string()
+        };
+        return Err(LayoutError::Foundations { got: if got.is_empty() { "nothing".into() } else { got }, want });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::deal::Source;
+    use crate::rules::{GameKind, Reading};
+
+    fn game(g: GameKind, seed: u64) -> Game {
+        let r = g.preset(Reading::Standard).unwrap();
+        Game::new(&r, &Source::Native(seed).layout(&r)).unwrap()
+    }
+
+    #[test]
+    fn state_is_small() {
+        assert!(std::mem::size_of::<State>() <= 176, "{}", std::mem::size_of::<State>());
+        assert!(std::mem::size_of::<Move>() <= 6);
+    }
+
+    #[test]
+    fn canfield_opening_moves_follow_the_rules() {
+        // PySolFC #1: base JD, reserve top QC, tableau KS | 2S | 3H | KH.
+        let r = GameKind::Canfield.preset(Reading::Standard).unwrap();
+        let l = Source::Pysolfc(crate::pysolfc::GameNumber::parse("1").unwrap()).layout(&r);
+        let g = Game::new(&r, &l).unwrap();
+        let st = g.initial();
+        let mv = g.legal_moves(&st);
+        let c = |s: &str| Card::parse(s).unwrap();
+        // 2S on 3H, QC on KH; the stock deals. Nothing goes up: no J.
+        assert_eq!(
+            mv.as_slice(),
+            &[
+                Move::Play { from: Loc::Tableau(1), to: Loc::Tableau(2), count: 1, card: c("2S") },
+                Move::Play { from: Loc::Reserve, to: Loc::Tableau(3), count: 1, card: c("QC") },
+                Move::Deal
+            ]
+        );
+        // Moving QC exposes AD under it.
+        let mut st2 = st.clone();
+        let u = g.play(&mut st2, mv[1]);
+        assert_eq!(g.reserve_top(&st2), Some(c("AD")));
+        g.undo(&mut st2, mv[1], u);
+        assert_eq!(st2, st);
+        // Moving 2S empties pile 2, which takes QC from the reserve at once.
+        let u = g.play(&mut st2, mv[0]);
+        assert_eq!(g.pile(&st2, 1), &[c("QC")]);
+        assert_eq!(g.pile(&st2, 2), &[c("3H"), c("2S")]);
+        assert_eq!(g.reserve_top(&st2), Some(c("AD")));
+        g.undo(&mut st2, mv[0], u);
+        assert_eq!(st2, st);
+        // Draw 3 puts the third stock card on top of the waste.
+        let u = g.play(&mut st2, Move::Deal);
+        assert_eq!(g.waste(&st2), vec![c("9D"), c("QD"), c("JS")]);
+        g.undo(&mut st2, Move::Deal, u);
+        assert_eq!(st2, st);
+    }
+
+    #[test]
+    fn reserve_fills_an_emptied_space() {
+        // Find a Canfield deal where a whole pile moves, and check the space
+        // is filled from the reserve at once.
+        for seed in 0..200 {
+            let g = game(GameKind::Canfield, seed);
+            let st = g.initial();
+            for mv in g.legal_moves(&st) {
+                if let Move::Play { from: Loc::Tableau(p), to: Loc::Tableau(_), .. } = mv {
+                    let mut s2 = st.clone();
+                    let top = g.reserve_top(&st).unwrap();
+                    let u = g.play(&mut s2, mv);
+                    assert_eq!(g.pile(&s2, p as usize), &[top]);
+                    assert_eq!(g.reserve(&s2).len(), 12);
+                    g.undo(&mut s2, mv, u);
+                    assert_eq!(s2, st);
+                    return;
+                }
+            }
+        }
+        panic!("no tableau move in 200 deals");
+    }
+}

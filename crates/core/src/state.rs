@@ -114,6 +114,8 @@ pub enum LayoutError {
     Selection { got: usize, want: usize, piles: usize },
     #[error("this game has no base-card choice, but the deal has a selection line")]
     UnexpectedSelection,
+    #[error("this game deals its stock onto the tableau, so it has no waste, but the deal lists {0} waste card(s)")]
+    WasteWithoutWastePile(usize),
     #[error("the talon (stock and waste) would hold {0} cards; at most 127 are supported")]
     TalonTooBig(usize),
 }
@@ -193,6 +195,7 @@ impl Game {
 
     fn set_tableau(&self, st: &mut State, piles: &[LayoutPile]) {
         let mut n = 0usize;
+        st.cards.fill(Card::from_index(0).unwrap());
         st.start = [0; MAX_PILES + 1];
         st.down = [0; MAX_PILES];
         for (p, pile) in piles.iter().enumerate() {
@@ -239,6 +242,9 @@ impl Game {
 
     /// Top of the waste and its talon position.
     fn waste_top_at(&self, st: &State) -> Option<(usize, Card)> {
+        if !self.has_waste() {
+            return None;
+        }
         (st.talon_pos as usize).checked_sub(1).map(|i| (i, self.talon[i]))
     }
 
@@ -246,8 +252,16 @@ impl Game {
         self.waste_top_at(st).map(|(_, c)| c)
     }
 
+    /// A to-tableau stock has no waste: its dealt cards are on the piles.
+    fn has_waste(&self) -> bool {
+        matches!(self.rules.stock, Stock::ToWaste { .. })
+    }
+
     /// The waste, bottom to top.
     pub fn waste(&self, st: &State) -> Vec<Card> {
+        if !self.has_waste() {
+            return Vec::new();
+        }
         (0..st.talon_pos as usize).filter(|&i| !Self::gone(st, i)).map(|i| self.talon[i]).collect()
     }
 
@@ -514,6 +528,8 @@ impl Game {
                     }
                     assert!(k < draw, "deal from an empty stock");
                     st.talon_pos = p as u8;
+                    // A short last deal runs past played positions.
+                    self.normalize_talon(st);
                 }
                 Stock::ToTableau { .. } => {
                     let mut p = 0;
@@ -669,7 +685,8 @@ impl Game {
             base: self.base(st),
             foundations,
             reserve: self.reserve(st).to_vec(),
-            tableau: (0..self.piles())
+            // No tableau is laid out before a Selective Canfield base is chosen.
+            tableau: (0..if self.base_pending(st) { 0 } else { self.piles() })
                 .map(|p| LayoutPile { cards: self.pile(st, p).to_vec(), face_down: st.down[p] as usize })
                 .collect(),
             stock: self.stock(st),
@@ -715,6 +732,9 @@ fn check_layout(rules: &Rules, l: &Layout) -> Result<(), LayoutError> {
     }
     if let Some(c) = Card::all().find(|&c| counts.get(c) < want) {
         return Err(LayoutError::Missing { card: c, want });
+    }
+    if !l.waste.is_empty() && matches!(rules.stock, Stock::ToTableau { .. }) {
+        return Err(LayoutError::WasteWithoutWastePile(l.waste.len()));
     }
     if l.reserve.len() != rules.reserve as usize {
         return Err(LayoutError::ReserveSize { got: l.reserve.len(), want: rules.reserve as usize });

@@ -221,7 +221,10 @@ mod tests {
             assert_eq!(Card::parse(&c.to_string().to_lowercase()), Ok(c));
         }
         assert_eq!(Card::parse("10d").unwrap().to_string(), "TD");
-        assert_eq!(Card::parse("AS").unwrap(), Card::new(Suit::Spades, Rank::ACE));
+        assert_eq!(
+            Card::parse("AS").unwrap(),
+            Card::new(Suit::Spades, Rank::ACE)
+        );
     }
 
     #[test]

@@ -154,11 +154,20 @@ impl Layout {
                     l.tableau = row
                         .into_iter()
                         .rev()
-                        .map(|c| LayoutPile { cards: vec![c], face_down: 0 })
+                        .map(|c| LayoutPile {
+                            cards: vec![c],
+                            face_down: 0,
+                        })
                         .collect();
                 }
                 TableauDeal::ThreeTwoDown => {
-                    l.tableau = vec![LayoutPile { cards: Vec::new(), face_down: 2 }; piles];
+                    l.tableau = vec![
+                        LayoutPile {
+                            cards: Vec::new(),
+                            face_down: 2
+                        };
+                        piles
+                    ];
                     for _round in 0..3 {
                         for (p, c) in l.tableau.iter_mut().zip(take(piles)) {
                             p.cards.push(c);
@@ -182,7 +191,12 @@ impl Layout {
             .map(|(_, &c)| c)
             .collect();
         rest.reverse();
-        rest.into_iter().map(|c| LayoutPile { cards: vec![c], face_down: 0 }).collect()
+        rest.into_iter()
+            .map(|c| LayoutPile {
+                cards: vec![c],
+                face_down: 0,
+            })
+            .collect()
     }
 
     /// Every card of the layout with the place it is in, for error messages.
@@ -196,7 +210,10 @@ impl Layout {
         }
         for (p, pile) in self.tableau.iter().enumerate() {
             for (i, &c) in pile.cards.iter().enumerate() {
-                v.push((c, format!("tableau pile {}, card {} from the bottom", p + 1, i + 1)));
+                v.push((
+                    c,
+                    format!("tableau pile {}, card {} from the bottom", p + 1, i + 1),
+                ));
             }
         }
         for (i, &c) in self.selection.iter().enumerate() {
@@ -238,7 +255,13 @@ mod tests {
                 p.cards
                     .iter()
                     .enumerate()
-                    .map(|(i, c)| if i < p.face_down { format!("({c})") } else { c.to_string() })
+                    .map(|(i, c)| {
+                        if i < p.face_down {
+                            format!("({c})")
+                        } else {
+                            c.to_string()
+                        }
+                    })
                     .collect::<Vec<_>>()
                     .join(" ")
             })
@@ -268,7 +291,10 @@ mod tests {
     fn storehouse_pysolfc_1_matches_games_md() {
         let r = GameKind::Storehouse.preset(Reading::Pysolfc).unwrap();
         let seq = Source::Pysolfc(GameNumber::parse("1").unwrap()).sequence(&r);
-        assert_eq!(join(&seq[..24]), "2C 2S 2H 2D JD 9H JC 5D 7H 7C 5H KD KC 9S 5S AD QC KH 3H KS 9D QD JS AS");
+        assert_eq!(
+            join(&seq[..24]),
+            "2C 2S 2H 2D JD 9H JC 5D 7H 7C 5H KD KC 9S 5S AD QC KH 3H KS 9D QD JS AS"
+        );
         let l = Layout::deal(&r, &seq);
         assert_eq!(join(&l.foundations), "2C 2S 2H 2D");
         assert_eq!(l.reserve.last().unwrap().to_string(), "QC");
@@ -288,19 +314,27 @@ mod tests {
 
     #[test]
     fn variegated_hook_keeps_copies_in_order() {
-        let r = GameKind::VariegatedCanfield.preset(Reading::Standard).unwrap();
+        let r = GameKind::VariegatedCanfield
+            .preset(Reading::Standard)
+            .unwrap();
         for seed in 1..20 {
             let l = Source::Native(seed).layout(&r);
             assert_eq!(join(&l.foundations), "AC AC AS AS AH AH AD AD");
             assert_eq!(l.reserve.len(), 13);
             assert_eq!(l.stock.len(), 104 - 8 - 13 - 5);
-            assert!(l.stock.iter().chain(&l.reserve).all(|c| c.rank() != crate::card::Rank::ACE));
+            assert!(l
+                .stock
+                .iter()
+                .chain(&l.reserve)
+                .all(|c| c.rank() != crate::card::Rank::ACE));
         }
     }
 
     #[test]
     fn selective_deals_reserve_then_five() {
-        let r = GameKind::SelectiveCanfield.preset(Reading::Standard).unwrap();
+        let r = GameKind::SelectiveCanfield
+            .preset(Reading::Standard)
+            .unwrap();
         let seq = Source::Native(7).sequence(&r);
         let l = Layout::deal(&r, &seq);
         assert!(l.foundations.is_empty() && l.tableau.is_empty());

@@ -33,7 +33,9 @@ pub enum FormatError {
     Line { line: usize, msg: String },
     #[error("JSON: {0}")]
     Json(String),
-    #[error("Solvitaire's deal JSON holds one-deck Canfield games with a reserve and a waste; {0}")]
+    #[error(
+        "Solvitaire's deal JSON holds one-deck Canfield games with a reserve and a waste; {0}"
+    )]
     NotSolvitaire(String),
 }
 
@@ -50,7 +52,10 @@ pub fn parse_any(text: &str) -> Result<DealFile, FormatError> {
     if text.trim_start().starts_with('{') {
         let v: Value = serde_json::from_str(text).map_err(|e| FormatError::Json(e.to_string()))?;
         if v.get("tableau piles").is_some() {
-            Ok(DealFile { layout: parse_solvitaire_value(&v)?, game: None })
+            Ok(DealFile {
+                layout: parse_solvitaire_value(&v)?,
+                game: None,
+            })
         } else {
             parse_json_value(v)
         }
@@ -59,12 +64,23 @@ pub fn parse_any(text: &str) -> Result<DealFile, FormatError> {
     }
 }
 
-const KEYS: [&str; 7] = ["game", "foundations", "reserve", "tableau", "selection", "stock", "waste"];
+const KEYS: [&str; 7] = [
+    "game",
+    "foundations",
+    "reserve",
+    "tableau",
+    "selection",
+    "stock",
+    "waste",
+];
 
 /// Reads the text format.
 pub fn parse_text(text: &str) -> Result<DealFile, FormatError> {
     let mut seen: Vec<(&str, usize)> = Vec::new();
-    let mut out = DealFile { layout: Layout::default(), game: None };
+    let mut out = DealFile {
+        layout: Layout::default(),
+        game: None,
+    };
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
         let err = |msg: String| FormatError::Line { line, msg };
@@ -80,7 +96,10 @@ pub fn parse_text(text: &str) -> Result<DealFile, FormatError> {
         };
         let key = key.trim().to_ascii_lowercase();
         let Some(&key) = KEYS.iter().find(|&&k| k == key) else {
-            return Err(err(format!("unknown key '{key}' (known keys: {})", KEYS.join(", "))));
+            return Err(err(format!(
+                "unknown key '{key}' (known keys: {})",
+                KEYS.join(", ")
+            )));
         };
         if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key) {
             return Err(err(format!("'{key}' given twice (first on line {first})")));
@@ -92,7 +111,10 @@ pub fn parse_text(text: &str) -> Result<DealFile, FormatError> {
             "tableau" => {
                 if !rest.trim().is_empty() {
                     for (p, pile) in rest.split('|').enumerate() {
-                        l.tableau.push(parse_pile(pile).map_err(|m| err(format!("tableau pile {}: {m}", p + 1)))?);
+                        l.tableau.push(
+                            parse_pile(pile)
+                                .map_err(|m| err(format!("tableau pile {}: {m}", p + 1)))?,
+                        );
                     }
                 }
             }
@@ -117,7 +139,10 @@ fn parse_cards(s: &str) -> Result<Vec<Card>, String> {
         .enumerate()
         .map(|(i, t)| {
             if t.starts_with('(') {
-                Err(format!("card {}: '{t}': only tableau cards can be face down", i + 1))
+                Err(format!(
+                    "card {}: '{t}': only tableau cards can be face down",
+                    i + 1
+                ))
             } else {
                 Card::parse(t).map_err(|e| format!("card {}: {e}", i + 1))
             }
@@ -129,20 +154,29 @@ fn parse_pile(s: &str) -> Result<LayoutPile, String> {
     let mut p = LayoutPile::default();
     for (i, t) in s.split_whitespace().enumerate() {
         let (down, inner) = match t.strip_prefix('(') {
-            Some(r) => (true, r.strip_suffix(')').ok_or_else(|| format!("card {}: '{t}' has no closing ')'", i + 1))?),
+            Some(r) => (
+                true,
+                r.strip_suffix(')')
+                    .ok_or_else(|| format!("card {}: '{t}' has no closing ')'", i + 1))?,
+            ),
             None => (false, t),
         };
         let c = Card::parse(inner).map_err(|e: CardParseError| format!("card {}: {e}", i + 1))?;
         if down {
             if p.face_down != p.cards.len() {
-                return Err(format!("card {}: face-down card {c} lies on a face-up card", i + 1));
+                return Err(format!(
+                    "card {}: face-down card {c} lies on a face-up card",
+                    i + 1
+                ));
             }
             p.face_down += 1;
         }
         p.cards.push(c);
     }
     if !p.cards.is_empty() && p.face_down == p.cards.len() {
-        return Err("its top card is face down; the top card of a pile is always face up".to_string());
+        return Err(
+            "its top card is face down; the top card of a pile is always face up".to_string(),
+        );
     }
     Ok(p)
 }
@@ -151,7 +185,13 @@ fn pile_text(p: &LayoutPile) -> String {
     p.cards
         .iter()
         .enumerate()
-        .map(|(i, c)| if i < p.face_down { format!("({c})") } else { c.to_string() })
+        .map(|(i, c)| {
+            if i < p.face_down {
+                format!("({c})")
+            } else {
+                c.to_string()
+            }
+        })
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -161,7 +201,9 @@ pub fn to_text(layout: &Layout, game: &str, title: &str) -> String {
     let mut s = String::new();
     s.push_str(&format!("# {title}\n"));
     s.push_str("# Reserve and waste: bottom to top, the playable card last. Stock: the next card to turn first.\n");
-    s.push_str("# Tableau: piles left to right, each bottom to top; (face-down cards) in parentheses.\n");
+    s.push_str(
+        "# Tableau: piles left to right, each bottom to top; (face-down cards) in parentheses.\n",
+    );
     s.push_str(&format!("game: {game}\n"));
     if !layout.foundations.is_empty() {
         s.push_str(&format!("foundations: {}\n", join(&layout.foundations)));
@@ -243,7 +285,9 @@ pub fn to_json(layout: &Layout, game: &str, source: &str) -> String {
 fn json_cards(field: &str, v: &[String]) -> Result<Vec<Card>, FormatError> {
     v.iter()
         .enumerate()
-        .map(|(i, s)| Card::parse(s).map_err(|e| FormatError::Json(format!("{field}, card {}: {e}", i + 1))))
+        .map(|(i, s)| {
+            Card::parse(s).map_err(|e| FormatError::Json(format!("{field}, card {}: {e}", i + 1)))
+        })
         .collect()
 }
 
@@ -261,11 +305,20 @@ fn parse_json_value(v: Value) -> Result<DealFile, FormatError> {
         let down = json_cards(&format!("tableau pile {} face_down", i + 1), &p.face_down)?;
         let up = json_cards(&format!("tableau pile {} face_up", i + 1), &p.face_up)?;
         if up.is_empty() && !down.is_empty() {
-            return Err(FormatError::Json(format!("tableau pile {}: its top card is face down", i + 1)));
+            return Err(FormatError::Json(format!(
+                "tableau pile {}: its top card is face down",
+                i + 1
+            )));
         }
-        l.tableau.push(LayoutPile { face_down: down.len(), cards: down.into_iter().chain(up).collect() });
+        l.tableau.push(LayoutPile {
+            face_down: down.len(),
+            cards: down.into_iter().chain(up).collect(),
+        });
     }
-    Ok(DealFile { layout: l, game: d.game })
+    Ok(DealFile {
+        layout: l,
+        game: d.game,
+    })
 }
 
 // ----- Solvitaire's deal JSON ------------------------------------------------
@@ -317,7 +370,13 @@ fn parse_solvitaire_card(s: &str) -> Option<Card> {
 /// with its top last, foundations one array per foundation.
 pub fn to_solvitaire(layout: &Layout, rules: &Rules) -> Result<String, FormatError> {
     solvitaire_supports(rules)?;
-    let cards = |v: &[Card]| Value::Array(v.iter().map(|&c| Value::String(solvitaire_card(c))).collect());
+    let cards = |v: &[Card]| {
+        Value::Array(
+            v.iter()
+                .map(|&c| Value::String(solvitaire_card(c)))
+                .collect(),
+        )
+    };
     let mut found: Vec<Value> = layout.foundations.iter().map(|&c| cards(&[c])).collect();
     while found.len() < 4 {
         found.push(Value::Array(Vec::new()));
@@ -335,7 +394,9 @@ pub fn to_solvitaire(layout: &Layout, rules: &Rules) -> Result<String, FormatErr
 }
 
 fn solvitaire_cards(field: &str, v: &Value) -> Result<Vec<Card>, FormatError> {
-    let arr = v.as_array().ok_or_else(|| FormatError::Json(format!("\"{field}\" must be an array of cards")))?;
+    let arr = v
+        .as_array()
+        .ok_or_else(|| FormatError::Json(format!("\"{field}\" must be an array of cards")))?;
     arr.iter()
         .enumerate()
         .map(|(i, x)| {
@@ -354,7 +415,9 @@ pub fn parse_solvitaire(text: &str) -> Result<Layout, FormatError> {
 }
 
 fn parse_solvitaire_value(v: &Value) -> Result<Layout, FormatError> {
-    let obj = v.as_object().ok_or_else(|| FormatError::Json("a deal must be a JSON object".into()))?;
+    let obj = v
+        .as_object()
+        .ok_or_else(|| FormatError::Json("a deal must be a JSON object".into()))?;
     let mut l = Layout::default();
     for (k, x) in obj {
         match k.as_str() {
@@ -423,7 +486,16 @@ mod tests {
     fn text_format_reads_what_a_person_types() {
         let t = "# my table\nTableau: ks | 2s|3h | 10H  \nfoundations: jd\nreserve: 2d 9h\n\nstock: 9d qd # rest later\n";
         let d = parse_text(t).unwrap();
-        assert_eq!(join(&d.layout.tableau.iter().map(|p| p.cards[0]).collect::<Vec<_>>()), "KS 2S 3H TH");
+        assert_eq!(
+            join(
+                &d.layout
+                    .tableau
+                    .iter()
+                    .map(|p| p.cards[0])
+                    .collect::<Vec<_>>()
+            ),
+            "KS 2S 3H TH"
+        );
         assert_eq!(join(&d.layout.reserve), "2D 9H");
         assert_eq!(join(&d.layout.stock), "9D QD");
         let d = parse_text("tableau: (3D) (8D) 4C | (5H) (JD) JS\n").unwrap();
@@ -432,16 +504,29 @@ mod tests {
 
     #[test]
     fn text_errors_name_the_line_and_card() {
-        let e = parse_text("foundations: JD\nreserve: 2D XZ\n").unwrap_err().to_string();
-        assert!(e.starts_with("line 2: reserve: card 2: 'XZ' is not a card"), "{e}");
-        let e = parse_text("stock: 2D\nstock: 3D\n").unwrap_err().to_string();
+        let e = parse_text("foundations: JD\nreserve: 2D XZ\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("line 2: reserve: card 2: 'XZ' is not a card"),
+            "{e}"
+        );
+        let e = parse_text("stock: 2D\nstock: 3D\n")
+            .unwrap_err()
+            .to_string();
         assert_eq!(e, "line 2: 'stock' given twice (first on line 1)");
         let e = parse_text("tabelau: 2D\n").unwrap_err().to_string();
         assert!(e.starts_with("line 1: unknown key 'tabelau'"), "{e}");
         let e = parse_text("tableau: 4C (3D)\n").unwrap_err().to_string();
-        assert_eq!(e, "line 1: tableau pile 1: card 2: face-down card 3D lies on a face-up card");
+        assert_eq!(
+            e,
+            "line 1: tableau pile 1: card 2: face-down card 3D lies on a face-up card"
+        );
         let e = parse_text("tableau: 4C | (3D\n").unwrap_err().to_string();
-        assert_eq!(e, "line 1: tableau pile 2: card 1: '(3D' has no closing ')'");
+        assert_eq!(
+            e,
+            "line 1: tableau pile 2: card 1: '(3D' has no closing ')'"
+        );
         let e = parse_text("just words\n").unwrap_err().to_string();
         assert!(e.starts_with("line 1: expected 'key: cards'"), "{e}");
     }
@@ -457,7 +542,11 @@ mod tests {
         assert_eq!(v["foundations"][0][0], "JD");
         assert!(j.contains("\"10S\""), "ten is written 10");
         assert_eq!(parse_any(&j).unwrap().layout, l);
-        assert!(to_solvitaire(&layout(GameKind::DoubleCanfield, "1").1, &GameKind::DoubleCanfield.preset(Reading::Standard).unwrap()).is_err());
+        assert!(to_solvitaire(
+            &layout(GameKind::DoubleCanfield, "1").1,
+            &GameKind::DoubleCanfield.preset(Reading::Standard).unwrap()
+        )
+        .is_err());
     }
 
     #[test]
@@ -467,9 +556,13 @@ mod tests {
         assert_eq!(join(&l.foundations), "2C");
         assert_eq!(join(&l.stock), "TH KS 2H");
         assert_eq!(l.tableau[1].cards[0].to_string(), "AC");
-        let e = parse_any(r#"{"tableau piles": [["2S"]], "cells": []}"#).unwrap_err().to_string();
+        let e = parse_any(r#"{"tableau piles": [["2S"]], "cells": []}"#)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("\"cells\""), "{e}");
-        let e = parse_any(r#"{"tableau piles": [["ZZ"]]}"#).unwrap_err().to_string();
+        let e = parse_any(r#"{"tableau piles": [["ZZ"]]}"#)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("'ZZ' is not a card"), "{e}");
     }
 }

@@ -34,7 +34,9 @@ impl std::fmt::Display for GameNumber {
 /// A game number PySolFC would not accept.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GameNumberError {
-    #[error("PySolFC game number '{0}' is not a number (digits only, optionally prefixed by 'ms')")]
+    #[error(
+        "PySolFC game number '{0}' is not a number (digits only, optionally prefixed by 'ms')"
+    )]
     NotANumber(String),
     #[error("PySolFC game numbers start at 1; 0 is not a game")]
     Zero,
@@ -72,7 +74,9 @@ impl GameNumber {
         let value: u128 = if digits.len() > 21 {
             return Err(GameNumberError::TooLarge(digits.to_string()));
         } else {
-            digits.parse().map_err(|_| GameNumberError::TooLarge(digits.to_string()))?
+            digits
+                .parse()
+                .map_err(|_| GameNumberError::TooLarge(digits.to_string()))?
         };
         if ms && value > MS_MAX {
             return Err(GameNumberError::MsTooLarge(value));
@@ -136,7 +140,11 @@ struct Lcg {
 
 impl Lcg {
     fn new(seed: u64) -> Lcg {
-        let x = if seed < 0x1_0000_0000 { seed } else { seed - 0x1_0000_0000 };
+        let x = if seed < 0x1_0000_0000 {
+            seed
+        } else {
+            seed - 0x1_0000_0000
+        };
         Lcg { seed, x }
     }
 
@@ -275,14 +283,35 @@ mod tests {
     #[test]
     fn numbers_parse_like_pysolfc() {
         assert_eq!(GameNumber::parse("1").unwrap().value, 1);
-        assert_eq!(GameNumber::parse(" #12,345-6_7.8L ").unwrap().value, 12345678);
-        assert_eq!(GameNumber::parse("ms40000").unwrap(), GameNumber { value: 40000, ms: true });
+        assert_eq!(
+            GameNumber::parse(" #12,345-6_7.8L ").unwrap().value,
+            12345678
+        );
+        assert_eq!(
+            GameNumber::parse("ms40000").unwrap(),
+            GameNumber {
+                value: 40000,
+                ms: true
+            }
+        );
         assert_eq!(GameNumber::parse("0"), Err(GameNumberError::Zero));
         assert_eq!(GameNumber::parse("000"), Err(GameNumberError::Zero));
-        assert!(matches!(GameNumber::parse("abc"), Err(GameNumberError::NotANumber(_))));
-        assert!(matches!(GameNumber::parse(""), Err(GameNumberError::NotANumber(_))));
-        assert!(matches!(GameNumber::parse("-5x"), Err(GameNumberError::NotANumber(_))));
-        assert!(matches!(GameNumber::parse("100000000000000000001"), Err(GameNumberError::TooLarge(_))));
+        assert!(matches!(
+            GameNumber::parse("abc"),
+            Err(GameNumberError::NotANumber(_))
+        ));
+        assert!(matches!(
+            GameNumber::parse(""),
+            Err(GameNumberError::NotANumber(_))
+        ));
+        assert!(matches!(
+            GameNumber::parse("-5x"),
+            Err(GameNumberError::NotANumber(_))
+        ));
+        assert!(matches!(
+            GameNumber::parse("100000000000000000001"),
+            Err(GameNumberError::TooLarge(_))
+        ));
         assert!(GameNumber::parse("100000000000000000000").is_ok());
         assert!(GameNumber::parse("31999").unwrap().uses_lcg());
         assert!(!GameNumber::parse("32000").unwrap().uses_lcg());
@@ -310,6 +339,9 @@ mod tests {
         let mt = dealing_order(GameNumber::parse("123456").unwrap(), 1);
         assert_eq!(join(&mt), "3D 2D 2C 9C AC 6H 4C KC 6C TC 8S 8C 9D TH 2S JS AS 4H AH QH 7H 8H 3S 9H TS JD KD 3C 6D QS 6S 4S QC TD KH 5D KS 7D 5H 7S 8D 2H 5S 9S JH JC 3H AD 4D 5C 7C QD");
         let two = dealing_order(GameNumber::parse("1").unwrap(), 2);
-        assert_eq!(join(&two[..24]), "3D 5H JC KH 5S 5H KC KC 8D JD AS 8C 6C 6H TC 8D 4C JS QC 4H KD 2H TD 8S");
+        assert_eq!(
+            join(&two[..24]),
+            "3D 5H JC KH 5S 5H KC KC 8D JD AS 8C 6C 6H TC 8D 4C JS QC 4H KD 2H TD 8S"
+        );
     }
 }

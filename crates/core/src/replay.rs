@@ -53,7 +53,9 @@ impl Table {
         };
         for &c in &layout.foundations {
             base.get_or_insert(c.rank());
-            let f = (0..nf).find(|&f| f % 4 == c.suit().index() && found[f].is_empty()).expect("valid layout");
+            let f = (0..nf)
+                .find(|&f| f % 4 == c.suit().index() && found[f].is_empty())
+                .expect("valid layout");
             found[f].push(c);
         }
         let mut stock = layout.stock.clone();
@@ -63,7 +65,11 @@ impl Table {
             base,
             found,
             reserve: layout.reserve.clone(),
-            piles: layout.tableau.iter().map(|p| (p.cards.clone(), p.face_down)).collect(),
+            piles: layout
+                .tableau
+                .iter()
+                .map(|p| (p.cards.clone(), p.face_down))
+                .collect(),
             stock,
             waste: layout.waste.clone(),
             redeals: 0,
@@ -133,7 +139,13 @@ impl Table {
                 self.base = Some(c.rank());
                 let f = c.suit().index();
                 self.found[f].push(c);
-                let rest: Vec<Card> = self.selection.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, &c)| c).collect();
+                let rest: Vec<Card> = self
+                    .selection
+                    .iter()
+                    .enumerate()
+                    .filter(|&(j, _)| j != i)
+                    .map(|(_, &c)| c)
+                    .collect();
                 // The other cards, in the order dealt, go to the last pile first.
                 self.piles = rest.into_iter().rev().map(|c| (vec![c], 0)).collect();
                 Ok(())
@@ -184,7 +196,12 @@ impl Table {
                 self.stock.reverse();
                 Ok(())
             }
-            Move::Play { from, to, count, card } => self.play(from, to, count as usize, card),
+            Move::Play {
+                from,
+                to,
+                count,
+                card,
+            } => self.play(from, to, count as usize, card),
         }
     }
 
@@ -194,8 +211,16 @@ impl Table {
         }
         // The unit that moves, bottom card first.
         let unit: Vec<Card> = match from {
-            Loc::Waste => self.waste.last().map(|&c| vec![c]).ok_or("the waste is empty")?,
-            Loc::Reserve => self.reserve.last().map(|&c| vec![c]).ok_or("the reserve is empty")?,
+            Loc::Waste => self
+                .waste
+                .last()
+                .map(|&c| vec![c])
+                .ok_or("the waste is empty")?,
+            Loc::Reserve => self
+                .reserve
+                .last()
+                .map(|&c| vec![c])
+                .ok_or("the reserve is empty")?,
             Loc::Foundation(_) => {
                 if !self.rules.worrying_back {
                     return Err("cards may not come back from the foundations".into());
@@ -220,17 +245,17 @@ impl Table {
         if unit[0] != card {
             return Err(format!("the card moved is {}, not {card}", unit[0]));
         }
-        if k > 1 || matches!(to, Loc::Tableau(_)) {
-            if !matches!(from, Loc::Tableau(_)) && k > 1 {
-                return Err("only tableau runs move as a group".into());
-            }
+        if k > 1 && !matches!(from, Loc::Tableau(_)) {
+            return Err("only tableau runs move as a group".into());
         }
         match to {
             Loc::Foundation(_) => {
                 if k != 1 {
                     return Err("one card at a time goes to a foundation".into());
                 }
-                let f = self.foundation_taking(card).ok_or_else(|| format!("no foundation takes {card}"))?;
+                let f = self
+                    .foundation_taking(card)
+                    .ok_or_else(|| format!("no foundation takes {card}"))?;
                 if matches!(from, Loc::Foundation(_)) {
                     return Err("foundation to foundation".into());
                 }
@@ -283,7 +308,9 @@ impl Table {
             Loc::Foundation(_) => {
                 // Of two foundations with this top card, take from either:
                 // they are the same afterwards.
-                let f = (0..self.found.len()).find(|&f| self.found[f].last() == Some(&card)).unwrap();
+                let f = (0..self.found.len())
+                    .find(|&f| self.found[f].last() == Some(&card))
+                    .unwrap();
                 vec![self.found[f].pop().unwrap()]
             }
             Loc::Tableau(p) => {
@@ -321,7 +348,10 @@ impl Table {
         }
         for f in &self.found {
             if let Some(&c) = f.last() {
-                if !sources.iter().any(|s| s.0 == Loc::Foundation(0) && s.2 == c) {
+                if !sources
+                    .iter()
+                    .any(|s| s.0 == Loc::Foundation(0) && s.2 == c)
+                {
                     sources.push((Loc::Foundation(0), 1, c));
                 }
             }
@@ -332,12 +362,25 @@ impl Table {
             }
         }
         for &(from, k, c) in &sources {
-            cands.push(Move::Play { from, to: Loc::Foundation(0), count: k as u8, card: c });
+            cands.push(Move::Play {
+                from,
+                to: Loc::Foundation(0),
+                count: k as u8,
+                card: c,
+            });
             for q in 0..n {
-                cands.push(Move::Play { from, to: Loc::Tableau(q as u8), count: k as u8, card: c });
+                cands.push(Move::Play {
+                    from,
+                    to: Loc::Tableau(q as u8),
+                    count: k as u8,
+                    card: c,
+                });
             }
         }
-        cands.into_iter().filter(|&m| self.clone().apply(m).is_ok()).collect()
+        cands
+            .into_iter()
+            .filter(|&m| self.clone().apply(m).is_ok())
+            .collect()
     }
 
     /// The table as a [`Position`], to compare with the engine's.
@@ -345,7 +388,10 @@ impl Table {
         let d = self.rules.decks as usize;
         let foundations = (0..4)
             .map(|s| {
-                let mut hs: Vec<u8> = (0..4 * d).filter(|f| f % 4 == s).map(|f| self.found[f].len() as u8).collect();
+                let mut hs: Vec<u8> = (0..4 * d)
+                    .filter(|f| f % 4 == s)
+                    .map(|f| self.found[f].len() as u8)
+                    .collect();
                 hs.sort_unstable_by(|a, b| b.cmp(a));
                 hs
             })
@@ -359,7 +405,10 @@ impl Table {
             tableau: self
                 .piles
                 .iter()
-                .map(|(cs, d)| LayoutPile { cards: cs.clone(), face_down: *d })
+                .map(|(cs, d)| LayoutPile {
+                    cards: cs.clone(),
+                    face_down: *d,
+                })
                 .collect(),
             stock,
             waste: self.waste.clone(),
@@ -383,7 +432,10 @@ pub struct Replay {
 pub fn replay(rules: &Rules, layout: &Layout, moves: &[Move]) -> Result<Replay, ReplayError> {
     let mut t = Table::new(rules, layout);
     for (i, &mv) in moves.iter().enumerate() {
-        t.apply(mv).map_err(|reason| ReplayError { index: i + 1, reason })?;
+        t.apply(mv).map_err(|reason| ReplayError {
+            index: i + 1,
+            reason,
+        })?;
     }
     Ok(Replay {
         won: t.is_won(),

@@ -246,7 +246,13 @@ impl GameKind {
         let norm: String = s
             .trim()
             .chars()
-            .map(|c| if c == '_' || c == ' ' { '-' } else { c.to_ascii_lowercase() })
+            .map(|c| {
+                if c == '_' || c == ' ' {
+                    '-'
+                } else {
+                    c.to_ascii_lowercase()
+                }
+            })
             .collect();
         GameKind::ALL.into_iter().find(|g| g.name() == norm)
     }
@@ -267,7 +273,10 @@ impl GameKind {
             tableau_wrap: true,
             group_moves: GroupMoves::Whole,
             empty_space: EmptySpace::ReserveThenAny,
-            stock: Stock::ToWaste { draw: 3, redeals: Redeals::Unlimited },
+            stock: Stock::ToWaste {
+                draw: 3,
+                redeals: Redeals::Unlimited,
+            },
             base_choice: BaseChoice::Fixed,
         };
         let easthaven = Rules {
@@ -283,7 +292,9 @@ impl GameKind {
             tableau_wrap: false,
             group_moves: GroupMoves::Any,
             empty_space: EmptySpace::Any,
-            stock: Stock::ToTableau { only_when_no_empty: true },
+            stock: Stock::ToTableau {
+                only_when_no_empty: true,
+            },
             base_choice: BaseChoice::Fixed,
         };
         let pysol = reading == Reading::Pysolfc;
@@ -292,7 +303,11 @@ impl GameKind {
             SuperiorCanfield => Rules {
                 reserve_visibility: Visibility::Open,
                 // PySolFC: a single top card or the whole pile only.
-                group_moves: if pysol { GroupMoves::Whole } else { GroupMoves::Any },
+                group_moves: if pysol {
+                    GroupMoves::Whole
+                } else {
+                    GroupMoves::Any
+                },
                 empty_space: EmptySpace::Any,
                 ..canfield
             },
@@ -303,7 +318,11 @@ impl GameKind {
                 ..canfield
             },
             Rainbow => Rules {
-                build: if pysol { Build::AnySuit } else { Build::AltColour },
+                build: if pysol {
+                    Build::AnySuit
+                } else {
+                    Build::AltColour
+                },
                 stock: Stock::ToWaste {
                     draw: 1,
                     redeals: Redeals::Limited(if pysol { 0 } else { 2 }),
@@ -314,7 +333,10 @@ impl GameKind {
                 if pysol {
                     return Err(RulesError::NotInPysolfc(self));
                 }
-                Rules { base_choice: BaseChoice::Selective, ..canfield }
+                Rules {
+                    base_choice: BaseChoice::Selective,
+                    ..canfield
+                }
             }
             Chameleon => Rules {
                 piles: 3,
@@ -343,16 +365,26 @@ impl GameKind {
                 reserve_visibility: Visibility::Open,
                 piles: 5,
                 tableau_wrap: false,
-                stock: Stock::ToWaste { draw: 3, redeals: Redeals::Limited(2) },
+                stock: Stock::ToWaste {
+                    draw: 3,
+                    redeals: Redeals::Limited(2),
+                },
                 ..canfield
             },
             AmericanToad => Rules {
                 decks: 2,
                 reserve: 20,
-                reserve_visibility: if pysol { Visibility::Open } else { Visibility::Hidden },
+                reserve_visibility: if pysol {
+                    Visibility::Open
+                } else {
+                    Visibility::Hidden
+                },
                 piles: 8,
                 build: Build::Suit,
-                stock: Stock::ToWaste { draw: 1, redeals: Redeals::Limited(1) },
+                stock: Stock::ToWaste {
+                    draw: 1,
+                    redeals: Redeals::Limited(1),
+                },
                 ..canfield
             },
             DoubleEasthaven => Rules {
@@ -361,12 +393,16 @@ impl GameKind {
                 // PySolFC's Double Easthaven is Gypsy: deal at any time,
                 // worrying back allowed.
                 worrying_back: pysol,
-                stock: Stock::ToTableau { only_when_no_empty: !pysol },
+                stock: Stock::ToTableau {
+                    only_when_no_empty: !pysol,
+                },
                 ..easthaven
             },
             Easthaven => Rules {
                 worrying_back: pysol,
-                stock: Stock::ToTableau { only_when_no_empty: !pysol },
+                stock: Stock::ToTableau {
+                    only_when_no_empty: !pysol,
+                },
                 ..easthaven
             },
         };
@@ -427,7 +463,12 @@ pub enum RulesError {
     #[error("--base-choice selective picks the base card, so it needs --base first-card, no pre-placed cards and one card per pile")]
     SelectiveNeedsFirstCard,
     #[error("the deal needs {needed} cards ({what}) but {decks} deck(s) hold {have}")]
-    TooManyCards { needed: usize, have: usize, decks: u8, what: String },
+    TooManyCards {
+        needed: usize,
+        have: usize,
+        decks: u8,
+        what: String,
+    },
     #[error("the stock would hold {0} cards; at most 127 are supported")]
     StockTooBig(usize),
 }
@@ -435,17 +476,37 @@ pub enum RulesError {
 impl Rules {
     /// The preset of `game` under `reading`, with the user's `overrides`
     /// applied and the result checked.
-    pub fn resolve(game: GameKind, reading: Reading, o: &RuleOverrides) -> Result<Rules, RulesError> {
+    pub fn resolve(
+        game: GameKind,
+        reading: Reading,
+        o: &RuleOverrides,
+    ) -> Result<Rules, RulesError> {
         let mut r = game.preset(reading)?;
         macro_rules! set {
             ($($f:ident),*) => { $( if let Some(v) = o.$f { r.$f = v; } )* };
         }
-        set!(decks, base, preplaced, worrying_back, reserve, reserve_visibility, piles, tableau_deal, build, tableau_wrap, group_moves, empty_space, base_choice);
+        set!(
+            decks,
+            base,
+            preplaced,
+            worrying_back,
+            reserve,
+            reserve_visibility,
+            piles,
+            tableau_deal,
+            build,
+            tableau_wrap,
+            group_moves,
+            empty_space,
+            base_choice
+        );
 
         // The stock is one dimension with sub-options; build it from the
         // preset's and the user's parts, and reject sub-options that do not
         // belong to the kind of stock chosen.
-        let to_waste = o.stock_to_waste.unwrap_or(matches!(r.stock, Stock::ToWaste { .. }));
+        let to_waste = o
+            .stock_to_waste
+            .unwrap_or(matches!(r.stock, Stock::ToWaste { .. }));
         r.stock = if to_waste {
             if o.deal_only_when_no_empty.is_some() {
                 return Err(RulesError::DealWhenEmptyOnWasteStock);
@@ -454,7 +515,10 @@ impl Rules {
                 Stock::ToWaste { draw, redeals } => (draw, redeals),
                 Stock::ToTableau { .. } => (3, Redeals::Unlimited),
             };
-            Stock::ToWaste { draw: o.draw.unwrap_or(d0), redeals: o.redeals.unwrap_or(r0) }
+            Stock::ToWaste {
+                draw: o.draw.unwrap_or(d0),
+                redeals: o.redeals.unwrap_or(r0),
+            }
         } else {
             if o.draw.is_some() || o.redeals.is_some() {
                 return Err(RulesError::DrawOnTableauStock);
@@ -463,7 +527,9 @@ impl Rules {
                 Stock::ToTableau { only_when_no_empty } => only_when_no_empty,
                 Stock::ToWaste { .. } => true,
             };
-            Stock::ToTableau { only_when_no_empty: o.deal_only_when_no_empty.unwrap_or(w0) }
+            Stock::ToTableau {
+                only_when_no_empty: o.deal_only_when_no_empty.unwrap_or(w0),
+            }
         };
         r.validate()?;
         Ok(r)
@@ -483,13 +549,17 @@ impl Rules {
             }
         }
         if self.reserve == 0 && self.empty_space.uses_reserve() {
-            return Err(RulesError::ReserveFillWithoutReserve(empty_space_name(self.empty_space)));
+            return Err(RulesError::ReserveFillWithoutReserve(empty_space_name(
+                self.empty_space,
+            )));
         }
         if self.preplaced && self.base == Base::FirstCard {
             return Err(RulesError::PreplacedNeedsFixedBase);
         }
         if self.base_choice == BaseChoice::Selective
-            && (self.base != Base::FirstCard || self.preplaced || self.tableau_deal != TableauDeal::One)
+            && (self.base != Base::FirstCard
+                || self.preplaced
+                || self.tableau_deal != TableauDeal::One)
         {
             return Err(RulesError::SelectiveNeedsFirstCard);
         }
@@ -557,41 +627,60 @@ impl Rules {
                     Base::Fixed(r) => r.letter().to_string(),
                 },
             ),
-            ("base-choice", match self.base_choice {
-                BaseChoice::Fixed => "fixed",
-                BaseChoice::Selective => "selective",
-            }.to_string()),
+            (
+                "base-choice",
+                match self.base_choice {
+                    BaseChoice::Fixed => "fixed",
+                    BaseChoice::Selective => "selective",
+                }
+                .to_string(),
+            ),
             ("preplaced", yn(self.preplaced)),
             ("worrying-back", yn(self.worrying_back)),
             ("reserve", self.reserve.to_string()),
-            ("reserve-visibility", match self.reserve_visibility {
-                Visibility::Hidden => "hidden",
-                Visibility::Open => "open",
-            }.to_string()),
+            (
+                "reserve-visibility",
+                match self.reserve_visibility {
+                    Visibility::Hidden => "hidden",
+                    Visibility::Open => "open",
+                }
+                .to_string(),
+            ),
             ("piles", self.piles.to_string()),
             ("tableau-deal", self.tableau_deal.cards().to_string()),
-            ("build", match self.build {
-                Build::AltColour => "alternate-colour",
-                Build::Suit => "suit",
-                Build::AnySuit => "any-suit",
-            }.to_string()),
+            (
+                "build",
+                match self.build {
+                    Build::AltColour => "alternate-colour",
+                    Build::Suit => "suit",
+                    Build::AnySuit => "any-suit",
+                }
+                .to_string(),
+            ),
             ("tableau-wrap", yn(self.tableau_wrap)),
-            ("group-moves", match self.group_moves {
-                GroupMoves::Top => "top",
-                GroupMoves::Whole => "whole",
-                GroupMoves::Pile => "pile",
-                GroupMoves::Any => "any",
-            }.to_string()),
+            (
+                "group-moves",
+                match self.group_moves {
+                    GroupMoves::Top => "top",
+                    GroupMoves::Whole => "whole",
+                    GroupMoves::Pile => "pile",
+                    GroupMoves::Any => "any",
+                }
+                .to_string(),
+            ),
             ("empty", empty_space_name(self.empty_space).to_string()),
         ];
         match self.stock {
             Stock::ToWaste { draw, redeals } => {
                 v.push(("stock", "to-waste".to_string()));
                 v.push(("draw", draw.to_string()));
-                v.push(("redeals", match redeals {
-                    Redeals::Unlimited => "unlimited".to_string(),
-                    Redeals::Limited(n) => n.to_string(),
-                }));
+                v.push((
+                    "redeals",
+                    match redeals {
+                        Redeals::Unlimited => "unlimited".to_string(),
+                        Redeals::Limited(n) => n.to_string(),
+                    },
+                ));
             }
             Stock::ToTableau { only_when_no_empty } => {
                 v.push(("stock", "to-tableau".to_string()));
@@ -615,13 +704,20 @@ impl Rules {
     /// `demon rules`.
     pub fn describe(&self) -> Vec<String> {
         let mut out = Vec::new();
-        let decks = if self.decks == 1 { "one deck (52 cards)" } else { "two decks (104 cards; the two copies of a card are interchangeable)" };
+        let decks = if self.decks == 1 {
+            "one deck (52 cards)"
+        } else {
+            "two decks (104 cards; the two copies of a card are interchangeable)"
+        };
         out.push(format!("Deck: {decks}."));
         let wrap_note = |r: Rank| {
             if r == Rank::ACE {
                 "built up in suit from Ace to King".to_string()
             } else {
-                format!("built up in suit from {r}, wrapping King to Ace ({r} … K A … {})", r.wrapping_add(12))
+                format!(
+                    "built up in suit from {r}, wrapping King to Ace ({r} … K A … {})",
+                    r.wrapping_add(12)
+                )
             }
         };
         let f = self.foundations();
@@ -668,7 +764,11 @@ impl Rules {
                 Build::Suit => "suit",
                 Build::AnySuit => "any suit",
             },
-            if self.tableau_wrap { ", a King may go on an Ace" } else { ", not King on Ace" }
+            if self.tableau_wrap {
+                ", a King may go on an Ace"
+            } else {
+                ", not King on Ace"
+            }
         ));
         out.push(format!(
             "Moving cards: {}.",
@@ -736,49 +836,129 @@ mod tests {
         let c = GameKind::Canfield.preset(Reading::Standard).unwrap();
         assert_eq!(c.signature(), "decks=1 base=first-card base-choice=fixed preplaced=no worrying-back=no reserve=13 reserve-visibility=hidden piles=4 tableau-deal=1 build=alternate-colour tableau-wrap=yes group-moves=whole empty=reserve-then-any stock=to-waste draw=3 redeals=unlimited");
         let s = GameKind::Storehouse.preset(Reading::Standard).unwrap();
-        assert_eq!((s.base, s.preplaced, s.build), (Base::Fixed(Rank::TWO), true, Build::Suit));
-        assert_eq!(s.stock, Stock::ToWaste { draw: 3, redeals: Redeals::Limited(2) });
+        assert_eq!(
+            (s.base, s.preplaced, s.build),
+            (Base::Fixed(Rank::TWO), true, Build::Suit)
+        );
+        assert_eq!(
+            s.stock,
+            Stock::ToWaste {
+                draw: 3,
+                redeals: Redeals::Limited(2)
+            }
+        );
         let dh = GameKind::DoubleEasthaven.preset(Reading::Standard).unwrap();
         assert_eq!(dh.dealt_cards(), 24);
-        assert_eq!(dh.stock, Stock::ToTableau { only_when_no_empty: true });
+        assert_eq!(
+            dh.stock,
+            Stock::ToTableau {
+                only_when_no_empty: true
+            }
+        );
         let ch = GameKind::Chameleon.preset(Reading::Pysolfc).unwrap();
-        assert_eq!((ch.reserve, ch.stock), (12, Stock::ToWaste { draw: 1, redeals: Redeals::Limited(0) }));
+        assert_eq!(
+            (ch.reserve, ch.stock),
+            (
+                12,
+                Stock::ToWaste {
+                    draw: 1,
+                    redeals: Redeals::Limited(0)
+                }
+            )
+        );
         let gy = GameKind::DoubleEasthaven.preset(Reading::Pysolfc).unwrap();
         assert!(gy.worrying_back);
-        assert_eq!(gy.stock, Stock::ToTableau { only_when_no_empty: false });
+        assert_eq!(
+            gy.stock,
+            Stock::ToTableau {
+                only_when_no_empty: false
+            }
+        );
     }
 
     #[test]
     fn contradictions_are_errors() {
-        let o = RuleOverrides { draw: Some(3), ..Default::default() };
-        assert_eq!(Rules::resolve(GameKind::Easthaven, Reading::Standard, &o), Err(RulesError::DrawOnTableauStock));
-        let o = RuleOverrides { empty_space: Some(EmptySpace::ReserveThenAny), ..Default::default() };
+        let o = RuleOverrides {
+            draw: Some(3),
+            ..Default::default()
+        };
+        assert_eq!(
+            Rules::resolve(GameKind::Easthaven, Reading::Standard, &o),
+            Err(RulesError::DrawOnTableauStock)
+        );
+        let o = RuleOverrides {
+            empty_space: Some(EmptySpace::ReserveThenAny),
+            ..Default::default()
+        };
         assert!(matches!(
             Rules::resolve(GameKind::DoubleEasthaven, Reading::Standard, &o),
             Err(RulesError::ReserveFillWithoutReserve("reserve-then-any"))
         ));
-        let o = RuleOverrides { reserve: Some(0), ..Default::default() };
+        let o = RuleOverrides {
+            reserve: Some(0),
+            ..Default::default()
+        };
         assert!(Rules::resolve(GameKind::Canfield, Reading::Standard, &o).is_err());
-        let o = RuleOverrides { deal_only_when_no_empty: Some(false), ..Default::default() };
-        assert_eq!(Rules::resolve(GameKind::Canfield, Reading::Standard, &o), Err(RulesError::DealWhenEmptyOnWasteStock));
-        let o = RuleOverrides { reserve: Some(60), ..Default::default() };
-        assert!(matches!(Rules::resolve(GameKind::Canfield, Reading::Standard, &o), Err(RulesError::TooManyCards { .. })));
-        let o = RuleOverrides { base: Some(Base::FirstCard), ..Default::default() };
-        assert_eq!(Rules::resolve(GameKind::Storehouse, Reading::Standard, &o), Err(RulesError::PreplacedNeedsFixedBase));
+        let o = RuleOverrides {
+            deal_only_when_no_empty: Some(false),
+            ..Default::default()
+        };
         assert_eq!(
-            Rules::resolve(GameKind::SelectiveCanfield, Reading::Pysolfc, &RuleOverrides::default()),
+            Rules::resolve(GameKind::Canfield, Reading::Standard, &o),
+            Err(RulesError::DealWhenEmptyOnWasteStock)
+        );
+        let o = RuleOverrides {
+            reserve: Some(60),
+            ..Default::default()
+        };
+        assert!(matches!(
+            Rules::resolve(GameKind::Canfield, Reading::Standard, &o),
+            Err(RulesError::TooManyCards { .. })
+        ));
+        let o = RuleOverrides {
+            base: Some(Base::FirstCard),
+            ..Default::default()
+        };
+        assert_eq!(
+            Rules::resolve(GameKind::Storehouse, Reading::Standard, &o),
+            Err(RulesError::PreplacedNeedsFixedBase)
+        );
+        assert_eq!(
+            Rules::resolve(
+                GameKind::SelectiveCanfield,
+                Reading::Pysolfc,
+                &RuleOverrides::default()
+            ),
             Err(RulesError::NotInPysolfc(GameKind::SelectiveCanfield))
         );
     }
 
     #[test]
     fn overrides_change_one_dimension() {
-        let o = RuleOverrides { group_moves: Some(GroupMoves::Any), ..Default::default() };
+        let o = RuleOverrides {
+            group_moves: Some(GroupMoves::Any),
+            ..Default::default()
+        };
         let r = Rules::resolve(GameKind::Canfield, Reading::Standard, &o).unwrap();
         let c = GameKind::Canfield.preset(Reading::Standard).unwrap();
-        assert_eq!(Rules { group_moves: GroupMoves::Whole, ..r.clone() }, c);
-        let o = RuleOverrides { stock_to_waste: Some(true), ..Default::default() };
+        assert_eq!(
+            Rules {
+                group_moves: GroupMoves::Whole,
+                ..r.clone()
+            },
+            c
+        );
+        let o = RuleOverrides {
+            stock_to_waste: Some(true),
+            ..Default::default()
+        };
         let r = Rules::resolve(GameKind::Easthaven, Reading::Standard, &o).unwrap();
-        assert_eq!(r.stock, Stock::ToWaste { draw: 3, redeals: Redeals::Unlimited });
+        assert_eq!(
+            r.stock,
+            Stock::ToWaste {
+                draw: 3,
+                redeals: Redeals::Unlimited
+            }
+        );
     }
 }

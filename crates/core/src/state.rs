@@ -18,7 +18,9 @@ use smallvec::SmallVec;
 
 use crate::card::{Card, Rank};
 use crate::deal::{Layout, LayoutPile};
-use crate::rules::{Base, BaseChoice, Build, EmptySpace, GroupMoves, Redeals, Rules, Stock, MAX_PILES};
+use crate::rules::{
+    Base, BaseChoice, Build, EmptySpace, GroupMoves, Redeals, Rules, Stock, MAX_PILES,
+};
 
 /// Most cards a tableau can hold: every card of two decks.
 const TABLEAU_CAP: usize = 104;
@@ -49,7 +51,12 @@ pub enum Move {
     /// Selective Canfield: choose selection card `n` as the base card.
     ChooseBase(u8),
     /// Move `count` cards whose bottom card is `card` from `from` to `to`.
-    Play { from: Loc, to: Loc, count: u8, card: Card },
+    Play {
+        from: Loc,
+        to: Loc,
+        count: u8,
+        card: Card,
+    },
 }
 
 /// A list of moves. 64 inline entries cover the usual positions (4 piles
@@ -101,17 +108,32 @@ pub enum LayoutError {
     #[error("card {card} is missing from the deal (each card appears {want} time(s) with {want} deck(s))")]
     Missing { card: Card, want: u8 },
     #[error("card {card} appears {count} times but the deal has {want} deck(s): {places}")]
-    Duplicate { card: Card, count: u8, want: u8, places: String },
+    Duplicate {
+        card: Card,
+        count: u8,
+        want: u8,
+        places: String,
+    },
     #[error("the tableau has {got} piles; this game has {want}")]
     PileCount { got: usize, want: usize },
     #[error("tableau pile {pile} has {got} cards ({down} face down); this game deals {want} ({want_down} face down)")]
-    PileSize { pile: usize, got: usize, down: usize, want: usize, want_down: usize },
+    PileSize {
+        pile: usize,
+        got: usize,
+        down: usize,
+        want: usize,
+        want_down: usize,
+    },
     #[error("the reserve has {got} cards; this game has {want}")]
     ReserveSize { got: usize, want: usize },
     #[error("the foundations hold {got}; this game starts them with {want}")]
     Foundations { got: String, want: String },
     #[error("Selective Canfield needs {want} selection cards and an empty tableau, got {got} selection cards and {piles} piles")]
-    Selection { got: usize, want: usize, piles: usize },
+    Selection {
+        got: usize,
+        want: usize,
+        piles: usize,
+    },
     #[error("this game has no base-card choice, but the deal has a selection line")]
     UnexpectedSelection,
     #[error("this game deals its stock onto the tableau, so it has no waste, but the deal lists {0} waste card(s)")]
@@ -228,7 +250,9 @@ impl Game {
     }
 
     pub fn reserve_top(&self, st: &State) -> Option<Card> {
-        st.reserve_len.checked_sub(1).map(|i| self.reserve[i as usize])
+        st.reserve_len
+            .checked_sub(1)
+            .map(|i| self.reserve[i as usize])
     }
 
     /// The reserve as it stands, bottom to top.
@@ -245,7 +269,9 @@ impl Game {
         if !self.has_waste() {
             return None;
         }
-        (st.talon_pos as usize).checked_sub(1).map(|i| (i, self.talon[i]))
+        (st.talon_pos as usize)
+            .checked_sub(1)
+            .map(|i| (i, self.talon[i]))
     }
 
     pub fn waste_top(&self, st: &State) -> Option<Card> {
@@ -262,12 +288,18 @@ impl Game {
         if !self.has_waste() {
             return Vec::new();
         }
-        (0..st.talon_pos as usize).filter(|&i| !Self::gone(st, i)).map(|i| self.talon[i]).collect()
+        (0..st.talon_pos as usize)
+            .filter(|&i| !Self::gone(st, i))
+            .map(|i| self.talon[i])
+            .collect()
     }
 
     /// The stock, next card first.
     pub fn stock(&self, st: &State) -> Vec<Card> {
-        (st.talon_pos as usize..self.talon.len()).filter(|&i| !Self::gone(st, i)).map(|i| self.talon[i]).collect()
+        (st.talon_pos as usize..self.talon.len())
+            .filter(|&i| !Self::gone(st, i))
+            .map(|i| self.talon[i])
+            .collect()
     }
 
     fn stock_empty(&self, st: &State) -> bool {
@@ -294,12 +326,17 @@ impl Game {
         let h = st.found[f];
         let base = Rank::new(st.base)?;
         (h > 0).then(|| {
-            Card::new(crate::card::Suit::from_index(f / self.rules.decks as usize), base.wrapping_add(h - 1))
+            Card::new(
+                crate::card::Suit::from_index(f / self.rules.decks as usize),
+                base.wrapping_add(h - 1),
+            )
         })
     }
 
     pub fn is_won(&self, st: &State) -> bool {
-        st.found[..self.rules.foundations()].iter().all(|&h| h == 13)
+        st.found[..self.rules.foundations()]
+            .iter()
+            .all(|&h| h == 13)
     }
 
     /// Cards on the foundations.
@@ -369,7 +406,12 @@ impl Game {
                 None => space_ok,
             };
             if ok {
-                out.push(Move::Play { from, to: Loc::Tableau(q as u8), count, card: c });
+                out.push(Move::Play {
+                    from,
+                    to: Loc::Tableau(q as u8),
+                    count,
+                    card: c,
+                });
             }
         }
     }
@@ -396,7 +438,12 @@ impl Game {
         }
         for &(from, c) in &singles {
             if let Some(f) = self.foundation_for(st, c) {
-                out.push(Move::Play { from, to: Loc::Foundation(f), count: 1, card: c });
+                out.push(Move::Play {
+                    from,
+                    to: Loc::Foundation(f),
+                    count: 1,
+                    card: c,
+                });
             }
         }
         // Between tableau piles.
@@ -458,7 +505,8 @@ impl Game {
             }
             Stock::ToTableau { only_when_no_empty } => {
                 if (st.talon_pos as usize) < self.talon.len()
-                    && !(only_when_no_empty && (0..self.piles()).any(|p| self.pile(st, p).is_empty()))
+                    && !(only_when_no_empty
+                        && (0..self.piles()).any(|p| self.pile(st, p).is_empty()))
                 {
                     out.push(Move::Deal);
                 }
@@ -512,7 +560,11 @@ impl Game {
     /// Plays a legal move. Panics on a move that is not legal here (use
     /// [`Game::try_play`] for moves from outside).
     pub fn play(&self, st: &mut State, mv: Move) -> Undo {
-        let mut u = Undo { talon: 0, dealt: 0, flags: 0 };
+        let mut u = Undo {
+            talon: 0,
+            dealt: 0,
+            flags: 0,
+        };
         let mut buf = [Card::from_index(0).unwrap(); TABLEAU_CAP];
         match mv {
             Move::Deal => match self.rules.stock {
@@ -543,10 +595,19 @@ impl Game {
                 }
             },
             Move::Redeal => {
-                assert!(self.stock_empty(st) && st.talon_pos > 0, "redeal with cards in the stock");
+                assert!(
+                    self.stock_empty(st) && st.talon_pos > 0,
+                    "redeal with cards in the stock"
+                );
                 u.talon = st.talon_pos;
                 st.talon_pos = 0;
-                if matches!(self.rules.stock, Stock::ToWaste { redeals: Redeals::Limited(_), .. }) {
+                if matches!(
+                    self.rules.stock,
+                    Stock::ToWaste {
+                        redeals: Redeals::Limited(_),
+                        ..
+                    }
+                ) {
                     st.passes += 1;
                 }
             }
@@ -556,7 +617,12 @@ impl Game {
                 st.found[c.suit().index() * self.rules.decks as usize] = 1;
                 self.set_tableau(st, &Layout::selective_tableau(&self.selection, i as usize));
             }
-            Move::Play { from, to, count, card } => {
+            Move::Play {
+                from,
+                to,
+                count,
+                card,
+            } => {
                 let k = count as usize;
                 match from {
                     Loc::Waste => {
@@ -591,7 +657,10 @@ impl Game {
                     if len > 0 && len == st.down[p] as usize {
                         st.down[p] -= 1;
                         u.flags |= FLIPPED;
-                    } else if len == 0 && self.rules.empty_space.uses_reserve() && st.reserve_len > 0 {
+                    } else if len == 0
+                        && self.rules.empty_space.uses_reserve()
+                        && st.reserve_len > 0
+                    {
                         st.reserve_len -= 1;
                         Self::pile_push(st, p, &[self.reserve[st.reserve_len as usize]]);
                         u.flags |= FILLED;
@@ -618,7 +687,13 @@ impl Game {
             },
             Move::Redeal => {
                 st.talon_pos = u.talon;
-                if matches!(self.rules.stock, Stock::ToWaste { redeals: Redeals::Limited(_), .. }) {
+                if matches!(
+                    self.rules.stock,
+                    Stock::ToWaste {
+                        redeals: Redeals::Limited(_),
+                        ..
+                    }
+                ) {
                     st.passes -= 1;
                 }
             }
@@ -627,7 +702,12 @@ impl Game {
                 st.found = [0; 8];
                 self.set_tableau(st, &[]);
             }
-            Move::Play { from, to, count, card } => {
+            Move::Play {
+                from,
+                to,
+                count,
+                card,
+            } => {
                 let k = count as usize;
                 if let Loc::Tableau(p) = from {
                     let p = p as usize;
@@ -686,8 +766,15 @@ impl Game {
             foundations,
             reserve: self.reserve(st).to_vec(),
             // No tableau is laid out before a Selective Canfield base is chosen.
-            tableau: (0..if self.base_pending(st) { 0 } else { self.piles() })
-                .map(|p| LayoutPile { cards: self.pile(st, p).to_vec(), face_down: st.down[p] as usize })
+            tableau: (0..if self.base_pending(st) {
+                0
+            } else {
+                self.piles()
+            })
+                .map(|p| LayoutPile {
+                    cards: self.pile(st, p).to_vec(),
+                    face_down: st.down[p] as usize,
+                })
                 .collect(),
             stock: self.stock(st),
             waste: self.waste(st),
@@ -726,8 +813,17 @@ fn check_layout(rules: &Rules, l: &Layout) -> Result<(), LayoutError> {
     for c in Card::all() {
         let n = counts.get(c);
         if n > want {
-            let ps: Vec<String> = places.iter().filter(|(d, _)| *d == c).map(|(_, p)| p.clone()).collect();
-            return Err(LayoutError::Duplicate { card: c, count: n, want, places: ps.join("; ") });
+            let ps: Vec<String> = places
+                .iter()
+                .filter(|(d, _)| *d == c)
+                .map(|(_, p)| p.clone())
+                .collect();
+            return Err(LayoutError::Duplicate {
+                card: c,
+                count: n,
+                want,
+                places: ps.join("; "),
+            });
         }
     }
     if let Some(c) = Card::all().find(|&c| counts.get(c) < want) {
@@ -737,19 +833,29 @@ fn check_layout(rules: &Rules, l: &Layout) -> Result<(), LayoutError> {
         return Err(LayoutError::WasteWithoutWastePile(l.waste.len()));
     }
     if l.reserve.len() != rules.reserve as usize {
-        return Err(LayoutError::ReserveSize { got: l.reserve.len(), want: rules.reserve as usize });
+        return Err(LayoutError::ReserveSize {
+            got: l.reserve.len(),
+            want: rules.reserve as usize,
+        });
     }
     let piles = rules.piles as usize;
     if rules.base_choice == BaseChoice::Selective {
         if l.selection.len() != piles + 1 || !l.tableau.is_empty() {
-            return Err(LayoutError::Selection { got: l.selection.len(), want: piles + 1, piles: l.tableau.len() });
+            return Err(LayoutError::Selection {
+                got: l.selection.len(),
+                want: piles + 1,
+                piles: l.tableau.len(),
+            });
         }
     } else {
         if !l.selection.is_empty() {
             return Err(LayoutError::UnexpectedSelection);
         }
         if l.tableau.len() != piles {
-            return Err(LayoutError::PileCount { got: l.tableau.len(), want: piles });
+            return Err(LayoutError::PileCount {
+                got: l.tableau.len(),
+                want: piles,
+            });
         }
         let (n, down) = (rules.tableau_deal.cards(), rules.tableau_deal.face_down());
         for (i, p) in l.tableau.iter().enumerate() {
@@ -767,7 +873,9 @@ fn check_layout(rules: &Rules, l: &Layout) -> Result<(), LayoutError> {
     // Foundations: exactly what the rules place there.
     let got = crate::card::join(&l.foundations);
     let ok = if rules.preplaced {
-        let Base::Fixed(r) = rules.base else { unreachable!("validated rules") };
+        let Base::Fixed(r) = rules.base else {
+            unreachable!("validated rules")
+        };
         l.foundations.len() == rules.foundations() && l.foundations.iter().all(|c| c.rank() == r)
     } else if rules.base_choice == BaseChoice::Selective || matches!(rules.base, Base::Fixed(_)) {
         l.foundations.is_empty()
@@ -776,7 +884,9 @@ fn check_layout(rules: &Rules, l: &Layout) -> Result<(), LayoutError> {
     };
     if !ok {
         let want = if rules.preplaced {
-            let Base::Fixed(r) = rules.base else { unreachable!() };
+            let Base::Fixed(r) = rules.base else {
+                unreachable!()
+            };
             format!("every {r} ({} cards)", rules.foundations())
         } else if rules.base_choice == BaseChoice::Selective {
             "nothing (the base card is chosen from the selection)".to_string()
@@ -785,7 +895,14 @@ fn check_layout(rules: &Rules, l: &Layout) -> Result<(), LayoutError> {
         } else {
             "exactly one card, the base card".to_string()
         };
-        return Err(LayoutError::Foundations { got: if got.is_empty() { "nothing".into() } else { got }, want });
+        return Err(LayoutError::Foundations {
+            got: if got.is_empty() {
+                "nothing".into()
+            } else {
+                got
+            },
+            want,
+        });
     }
     Ok(())
 }
@@ -803,7 +920,11 @@ mod tests {
 
     #[test]
     fn state_is_small() {
-        assert!(std::mem::size_of::<State>() <= 176, "{}", std::mem::size_of::<State>());
+        assert!(
+            std::mem::size_of::<State>() <= 176,
+            "{}",
+            std::mem::size_of::<State>()
+        );
         assert!(std::mem::size_of::<Move>() <= 6);
     }
 
@@ -820,8 +941,18 @@ mod tests {
         assert_eq!(
             mv.as_slice(),
             &[
-                Move::Play { from: Loc::Tableau(1), to: Loc::Tableau(2), count: 1, card: c("2S") },
-                Move::Play { from: Loc::Reserve, to: Loc::Tableau(3), count: 1, card: c("QC") },
+                Move::Play {
+                    from: Loc::Tableau(1),
+                    to: Loc::Tableau(2),
+                    count: 1,
+                    card: c("2S")
+                },
+                Move::Play {
+                    from: Loc::Reserve,
+                    to: Loc::Tableau(3),
+                    count: 1,
+                    card: c("QC")
+                },
                 Move::Deal
             ]
         );
@@ -853,7 +984,12 @@ mod tests {
             let g = game(GameKind::Canfield, seed);
             let st = g.initial();
             for mv in g.legal_moves(&st) {
-                if let Move::Play { from: Loc::Tableau(p), to: Loc::Tableau(_), .. } = mv {
+                if let Move::Play {
+                    from: Loc::Tableau(p),
+                    to: Loc::Tableau(_),
+                    ..
+                } = mv
+                {
                     let mut s2 = st.clone();
                     let top = g.reserve_top(&st).unwrap();
                     let u = g.play(&mut s2, mv);

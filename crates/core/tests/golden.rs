@@ -27,12 +27,21 @@ fn native_seed_7_two_decks_is_pinned() {
 
 #[test]
 fn native_deals_match_the_data_file() {
-    let path = format!("{}/tests/data/native_golden.txt", env!("CARGO_MANIFEST_DIR"));
-    let mut lines = vec!["# native deals: game, seed, dealing order (first card dealt first). Never change a line.".to_string()];
+    let path = format!(
+        "{}/tests/data/native_golden.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut lines = vec![
+        "# native deals: game, seed, dealing order (first card dealt first). Never change a line."
+            .to_string(),
+    ];
     for g in GameKind::ALL {
         let r = g.preset(Reading::Standard).unwrap();
         for seed in [0u64, 1, 2, 3, 1_000_000, u64::MAX] {
-            lines.push(format!("{g} {seed}: {}", join(&Source::Native(seed).sequence(&r))));
+            lines.push(format!(
+                "{g} {seed}: {}",
+                join(&Source::Native(seed).sequence(&r))
+            ));
         }
     }
     let text = lines.join("\n") + "\n";

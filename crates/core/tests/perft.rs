@@ -22,7 +22,11 @@ fn cases() -> Vec<(String, Rules, Layout)> {
     for g in GameKind::ALL {
         let r = g.preset(Reading::Standard).unwrap();
         for seed in [1u64, 2] {
-            v.push((format!("{g} standard seed {seed}"), r.clone(), Source::Native(seed).layout(&r)));
+            v.push((
+                format!("{g} standard seed {seed}"),
+                r.clone(),
+                Source::Native(seed).layout(&r),
+            ));
         }
         if let Ok(r) = g.preset(Reading::Pysolfc) {
             let l = Source::Pysolfc(GameNumber::parse("1").unwrap()).layout(&r);
@@ -69,8 +73,17 @@ fn perft_counts_match_the_data_file() {
         }
         assert_eq!(st, game.initial(), "{name}: perft left the state changed");
         let table = Table::new(&rules, &layout);
-        for (d, &n) in counts.iter().enumerate().take_while(|&(_, &n)| n <= CHECKER_ENOUGH) {
-            assert_eq!(checker_perft(&table, d as u32 + 1), n, "{name}: checker disagrees at depth {}", d + 1);
+        for (d, &n) in counts
+            .iter()
+            .enumerate()
+            .take_while(|&(_, &n)| n <= CHECKER_ENOUGH)
+        {
+            assert_eq!(
+                checker_perft(&table, d as u32 + 1),
+                n,
+                "{name}: checker disagrees at depth {}",
+                d + 1
+            );
         }
         lines.push(line(&name, &counts));
     }
@@ -78,6 +91,10 @@ fn perft_counts_match_the_data_file() {
     if std::env::var_os("DEMON_BLESS").is_some() {
         std::fs::write(&path, &text).unwrap();
     }
-    let want = std::fs::read_to_string(&path).expect("tests/data/perft.txt (run with DEMON_BLESS=1 to create)");
-    assert_eq!(text, want, "perft counts changed; if the rules change is deliberate, re-bless");
+    let want = std::fs::read_to_string(&path)
+        .expect("tests/data/perft.txt (run with DEMON_BLESS=1 to create)");
+    assert_eq!(
+        text, want,
+        "perft counts changed; if the rules change is deliberate, re-bless"
+    );
 }

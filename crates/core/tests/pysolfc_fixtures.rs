@@ -11,7 +11,13 @@ fn pile_text(p: &LayoutPile) -> String {
     p.cards
         .iter()
         .enumerate()
-        .map(|(i, c)| if i < p.face_down { format!("({c})") } else { c.to_string() })
+        .map(|(i, c)| {
+            if i < p.face_down {
+                format!("({c})")
+            } else {
+                c.to_string()
+            }
+        })
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -25,11 +31,18 @@ fn or_dash(s: String) -> String {
 }
 
 fn check_game(g: GameKind) -> usize {
-    let path = format!("{}/tests/fixtures/pysolfc/{}.txt", env!("CARGO_MANIFEST_DIR"), g.name());
+    let path = format!(
+        "{}/tests/fixtures/pysolfc/{}.txt",
+        env!("CARGO_MANIFEST_DIR"),
+        g.name()
+    );
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let rules = g.preset(Reading::Pysolfc).unwrap();
     let mut n = 0;
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let f: Vec<&str> = line.split('\t').collect();
         assert_eq!(f.len(), 6, "{path}: {line}");
         let num = GameNumber::parse(f[0]).unwrap();
@@ -37,7 +50,11 @@ fn check_game(g: GameKind) -> usize {
         let seq = src.sequence(&rules);
         assert_eq!(join(&seq), f[1], "{g} #{num}: dealing order");
         let l: Layout = src.layout(&rules);
-        assert_eq!(or_dash(join(&l.foundations)), f[2], "{g} #{num}: foundations");
+        assert_eq!(
+            or_dash(join(&l.foundations)),
+            f[2],
+            "{g} #{num}: foundations"
+        );
         assert_eq!(or_dash(join(&l.reserve)), f[3], "{g} #{num}: reserve");
         let piles: Vec<String> = l.tableau.iter().map(pile_text).collect();
         assert_eq!(piles.join(" | "), f[4], "{g} #{num}: tableau");
@@ -51,7 +68,10 @@ fn check_game(g: GameKind) -> usize {
 #[test]
 fn every_pysolfc_game_matches_its_fixtures() {
     let mut report = Vec::new();
-    for g in GameKind::ALL.into_iter().filter(|g| g.pysolfc_id().is_some()) {
+    for g in GameKind::ALL
+        .into_iter()
+        .filter(|g| g.pysolfc_id().is_some())
+    {
         let n = check_game(g);
         assert!(n >= 200, "{g}: only {n} fixtures");
         report.push(format!("{g}: {n}"));
@@ -61,8 +81,16 @@ fn every_pysolfc_game_matches_its_fixtures() {
 
 #[test]
 fn mandatory_numbers_are_in_the_fixtures() {
-    let text = std::fs::read_to_string(format!("{}/tests/fixtures/pysolfc/canfield.txt", env!("CARGO_MANIFEST_DIR"))).unwrap();
-    let nums: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).map(|l| l.split('\t').next().unwrap()).collect();
+    let text = std::fs::read_to_string(format!(
+        "{}/tests/fixtures/pysolfc/canfield.txt",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let nums: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split('\t').next().unwrap())
+        .collect();
     for want in ["1", "2", "31999", "32000", "123456", "12345678901234567890"] {
         assert!(nums.contains(&want), "fixture lacks #{want}");
     }

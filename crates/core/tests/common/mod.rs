@@ -34,8 +34,17 @@ pub fn rule_sets() -> Vec<(String, Rules)> {
         }
     }
     let mut rng = Rng(0x5eed);
-    let groups = [GroupMoves::Top, GroupMoves::Whole, GroupMoves::Pile, GroupMoves::Any];
-    let empties = [EmptySpace::ReserveThenAny, EmptySpace::ReserveThenWaste, EmptySpace::Any];
+    let groups = [
+        GroupMoves::Top,
+        GroupMoves::Whole,
+        GroupMoves::Pile,
+        GroupMoves::Any,
+    ];
+    let empties = [
+        EmptySpace::ReserveThenAny,
+        EmptySpace::ReserveThenWaste,
+        EmptySpace::Any,
+    ];
     let builds = [Build::AltColour, Build::Suit, Build::AnySuit];
     let mut tries = 0;
     while v.len() < 80 && tries < 10_000 {
@@ -48,7 +57,12 @@ pub fn rule_sets() -> Vec<(String, Rules)> {
             tableau_wrap: Some(rng.below(2) == 0),
             worrying_back: Some(rng.below(2) == 0),
             draw: [None, Some(1), Some(3)][rng.below(3)],
-            redeals: [None, Some(Redeals::Unlimited), Some(Redeals::Limited(0)), Some(Redeals::Limited(1))][rng.below(4)],
+            redeals: [
+                None,
+                Some(Redeals::Unlimited),
+                Some(Redeals::Limited(0)),
+                Some(Redeals::Limited(1)),
+            ][rng.below(4)],
             ..Default::default()
         };
         if let Ok(r) = Rules::resolve(g, Reading::Standard, &o) {

@@ -1,0 +1,416 @@
+//! Command-line arguments: clap structs that mirror what was typed, and the
+//! one fallible step that turns them into the core's configuration
+//! (`Rules`, a deal) before any work starts.
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use demon_core::format::{parse_any, FormatError};
+use demon_core::pysolfc::GameNumber;
+use demon_core::rules::{
+    Base, BaseChoice, Build, EmptySpace, GroupMoves, Redeals, TableauDeal, Visibility,
+};
+use demon_core::{Game, GameKind, Layout, Rank, Reading, RuleOverrides, Rules, Source};
+
+const GAMES_HELP: &str = "canfield, superior-canfield, double-canfield, rainbow, selective-canfield, chameleon, storehouse, variegated-canfield, american-toad, double-easthaven, easthaven";
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "demon",
+    version,
+    about = "Decides, exactly, whether deals of Canfield-family solitaires can be won",
+    long_about = "demon analyses Canfield-family solitaires: Canfield, Superior Canfield, Double Canfield, Rainbow, Selective Canfield, Chameleon, Storehouse, Variegated Canfield, American Toad, Double Easthaven and Easthaven.\n\nEvery rule dimension is an option, so the same deals can be compared under different rules. Deals come from demon's own seeds, from PySolFC game numbers, or from a deal file.",
+    after_help = "Examples:\n  demon games\n  demon rules canfield --group-moves any\n  demon deal canfield 1\n  demon deal canfield --pysolfc 123456 --rules pysolfc\n  demon deal storehouse --file my-table.txt --format json"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// List the games demon knows, with their PySolFC ids.
+    Games,
+    /// Print the fully resolved rule set of a game and options.
+    #[command(
+        after_help = "Examples:\n  demon rules canfield\n  demon rules canfield --rules pysolfc\n  demon rules superior-canfield --group-moves whole --empty reserve-then-any"
+    )]
+    Rules {
+        #[command(flatten)]
+        game: GameArgs,
+    },
+    /// Print the layout of a deal, so a person can lay it out on a table.
+    #[command(
+        after_help = "Examples:\n  demon deal canfield 1\n  demon deal canfield --pysolfc 1 --rules pysolfc\n  demon deal double-easthaven --pysolfc 12345678901234567890 --format json\n  demon deal canfield 7 --format solvitaire > deal.json\n  demon deal canfield --file deal.json\n\nText format: one `key: cards` line each for foundations, reserve (bottom to top), tableau (piles separated by |, each bottom to top, face-down cards in parentheses), stock (next card first) and waste (bottom to top); # starts a comment. See README.md."
+    )]
+    Deal {
+        #[command(flatten)]
+        game: GameArgs,
+        #[command(flatten)]
+        deal: DealArgs,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = DealFormat::Text)]
+        format: DealFormat,
+    },
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DealFormat {
+    /// demon's plain-text deal format (reads back with --file).
+    Text,
+    /// demon's JSON deal format (reads back with --file).
+    Json,
+    /// Solvitaire's deal JSON (one-deck Canfield games only).
+    Solvitaire,
+}
+
+/// Which deal to use.
+#[derive(Args, Debug)]
+#[group(id = "deal_source", required = true, multiple = false)]
+pub struct DealArgs {
+    /// demon's own deal number (any integer from 0 to 2^64-1).
+    pub seed: Option<u64>,
+    /// A PySolFC game number, dealt exactly as PySolFC deals it (e.g. 1, 123456, ms40000).
+    #[arg(long, value_name = "N", value_parser = parse_game_number)]
+    pub pysolfc: Option<GameNumber>,
+    /// A deal file: demon's text or JSON format, or Solvitaire's deal JSON.
+    #[arg(long, value_name = "PATH")]
+    pub file: Option<PathBuf>,
+}
+
+fn parse_game_number(s: &str) -> Result<GameNumber, String> {
+    GameNumber::parse(s).map_err(|e| e.to_string())
+}
+
+fn parse_game(s: &str) -> Result<GameKind, String> {
+    GameKind::from_name(s).ok_or_else(|| format!("unknown game '{s}' (known games: {GAMES_HELP})"))
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum YesNo {
+    Yes,
+    No,
+}
+
+impl From<YesNo> for bool {
+    fn from(v: YesNo) -> bool {
+        v == YesNo::Yes
+    }
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReadingArg {
+    /// The rules of the seed documents (GAMES.md §2).
+    Standard,
+    /// PySolFC's implementation of the game.
+    Pysolfc,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VisibilityArg {
+    Hidden,
+    Open,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BuildArg {
+    AlternateColour,
+    Suit,
+    AnySuit,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GroupArg {
+    /// One card at a time.
+    Top,
+    /// The top card alone, or the whole pile as a unit.
+    Whole,
+    /// Between piles only whole piles move.
+    Pile,
+    /// Any properly built run.
+    Any,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EmptyArg {
+    ReserveThenAny,
+    ReserveThenWaste,
+    Any,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StockArg {
+    ToWaste,
+    ToTableau,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BaseChoiceArg {
+    Fixed,
+    Selective,
+}
+
+/// The game and every rule option (GAMES.md §1). Options left out keep
+/// the game's preset value.
+#[derive(Args, Debug, Clone)]
+pub struct GameArgs {
+    /// The game.
+    #[arg(value_name = "GAME", value_parser = parse_game, help = format!("The game: {GAMES_HELP}"))]
+    pub game: GameKind,
+    /// Whose reading of the game's rules to start from.
+    #[arg(long = "rules", value_enum, default_value_t = ReadingArg::Standard, help_heading = "Rules")]
+    pub reading: ReadingArg,
+    /// Number of decks: 1 or 2.
+    #[arg(long, help_heading = "Rules")]
+    pub decks: Option<u8>,
+    /// Foundation base: first-card, or a rank (A, 2, … K).
+    #[arg(long, value_parser = parse_base, help_heading = "Rules")]
+    pub base: Option<Base>,
+    /// Who picks the base card: fixed, or selective (from the five cards dealt).
+    #[arg(long, value_enum, help_heading = "Rules")]
+    pub base_choice: Option<BaseChoiceArg>,
+    /// All cards of the base rank start on the foundations.
+    #[arg(long, value_enum, help_heading = "Rules")]
+    pub preplaced: Option<YesNo>,
+    /// A foundation's top card may come back to the tableau.
+    #[arg(long, value_enum, help_heading = "Rules")]
+    pub worrying_back: Option<YesNo>,
+    /// Cards in the reserve (0 for none).
+    #[arg(long, help_heading = "Rules")]
+    pub reserve: Option<u8>,
+    /// Reserve face down but for its top card, or all face up.
+    #[arg(long, value_enum, help_heading = "Rules")]
+    pub reserve_visibility: Option<VisibilityArg>,
+    /// Number of tableau piles.
+    #[arg(long, help_heading = "Rules")]
+    pub piles: Option<u8>,
+    /// Cards dealt to each pile: 1, or 3 (two face down).
+    #[arg(long, value_parser = parse_tableau_deal, help_heading = "Rules")]
+    pub tableau_deal: Option<TableauDeal>,
+    /// How the tableau builds down.
+    #[arg(long, value_enum, help_heading = "Rules")]
+    pub build: Option<BuildArg>,
+    /// A King may go on an Ace in the tableau.
+    #[arg(long, value_enum, help_heading = "Rules")]
+    pub tableau_wrap: Option<YesNo>,
+    /// Which cards move between piles as a unit.
+    #[arg(long, value_enum, help_heading = "Rules")]
+    pub group_moves: Option<GroupArg>,
+    /// How empty tableau spaces are filled.
+    #[arg(long, value_enum, help_heading = "Rules")]
+    pub empty: Option<EmptyArg>,
+    /// Where the stock goes: onto a waste pile, or onto the tableau.
+    #[arg(long, value_enum, help_heading = "Rules")]
+    pub stock: Option<StockArg>,
+    /// Cards turned from the stock at a time: 1 or 3.
+    #[arg(long, help_heading = "Rules")]
+    pub draw: Option<u8>,
+    /// Redeals of the waste: unlimited, or a number (0 = a single pass).
+    #[arg(long, value_parser = parse_redeals, help_heading = "Rules")]
+    pub redeals: Option<Redeals>,
+    /// To-tableau stock: may it be dealt while a pile is empty?
+    #[arg(long, value_enum, help_heading = "Rules")]
+    pub deal_when_empty: Option<YesNo>,
+}
+
+fn parse_base(s: &str) -> Result<Base, String> {
+    if s.eq_ignore_ascii_case("first-card") {
+        return Ok(Base::FirstCard);
+    }
+    Rank::parse(s)
+        .map(Base::Fixed)
+        .ok_or_else(|| format!("'{s}' is not first-card or a rank (A 2 … 9 T J Q K)"))
+}
+
+fn parse_tableau_deal(s: &str) -> Result<TableauDeal, String> {
+    match s {
+        "1" => Ok(TableauDeal::One),
+        "3" => Ok(TableauDeal::ThreeTwoDown),
+        _ => Err(format!("'{s}' is not 1 or 3")),
+    }
+}
+
+fn parse_redeals(s: &str) -> Result<Redeals, String> {
+    if s.eq_ignore_ascii_case("unlimited") {
+        return Ok(Redeals::Unlimited);
+    }
+    s.parse::<u8>()
+        .map(Redeals::Limited)
+        .map_err(|_| format!("'{s}' is not 'unlimited' or a number from 0 to 255"))
+}
+
+impl GameArgs {
+    pub fn reading(&self) -> Reading {
+        match self.reading {
+            ReadingArg::Standard => Reading::Standard,
+            ReadingArg::Pysolfc => Reading::Pysolfc,
+        }
+    }
+
+    /// The resolved, validated rule set.
+    pub fn rules(&self) -> Result<Rules> {
+        let o = RuleOverrides {
+            decks: self.decks,
+            base: self.base,
+            preplaced: self.preplaced.map(Into::into),
+            worrying_back: self.worrying_back.map(Into::into),
+            reserve: self.reserve,
+            reserve_visibility: self.reserve_visibility.map(|v| match v {
+                VisibilityArg::Hidden => Visibility::Hidden,
+                VisibilityArg::Open => Visibility::Open,
+            }),
+            piles: self.piles,
+            tableau_deal: self.tableau_deal,
+            build: self.build.map(|b| match b {
+                BuildArg::AlternateColour => Build::AltColour,
+                BuildArg::Suit => Build::Suit,
+                BuildArg::AnySuit => Build::AnySuit,
+            }),
+            tableau_wrap: self.tableau_wrap.map(Into::into),
+            group_moves: self.group_moves.map(|g| match g {
+                GroupArg::Top => GroupMoves::Top,
+                GroupArg::Whole => GroupMoves::Whole,
+                GroupArg::Pile => GroupMoves::Pile,
+                GroupArg::Any => GroupMoves::Any,
+            }),
+            empty_space: self.empty.map(|e| match e {
+                EmptyArg::ReserveThenAny => EmptySpace::ReserveThenAny,
+                EmptyArg::ReserveThenWaste => EmptySpace::ReserveThenWaste,
+                EmptyArg::Any => EmptySpace::Any,
+            }),
+            stock_to_waste: self.stock.map(|s| s == StockArg::ToWaste),
+            draw: self.draw,
+            redeals: self.redeals,
+            deal_only_when_no_empty: self.deal_when_empty.map(|y| y == YesNo::No),
+            base_choice: self.base_choice.map(|b| match b {
+                BaseChoiceArg::Fixed => BaseChoice::Fixed,
+                BaseChoiceArg::Selective => BaseChoice::Selective,
+            }),
+        };
+        Rules::resolve(self.game, self.reading(), &o)
+            .with_context(|| format!("invalid rules for {}", self.game))
+    }
+}
+
+/// A deal checked against the rules, and where it came from.
+pub struct LoadedDeal {
+    pub layout: Layout,
+    /// e.g. "seed 7", "PySolFC #1", "file deal.txt".
+    pub source: String,
+    /// A remark for stderr, e.g. that PySolFC lays this deal out differently.
+    pub note: Option<String>,
+}
+
+impl DealArgs {
+    pub fn load(&self, args: &GameArgs, rules: &Rules) -> Result<LoadedDeal> {
+        let g = args.game;
+        let (layout, source, note) = if let Some(seed) = self.seed {
+            let src = Source::Native(seed);
+            (src.layout(rules), src.to_string(), None)
+        } else if let Some(n) = self.pysolfc {
+            if g.pysolfc_id().is_none() {
+                bail!("{} is not in PySolFC, so PySolFC game numbers do not apply to it; use a seed or --file", g.title());
+            }
+            let src = Source::Pysolfc(n);
+            let note = match g.preset(Reading::Pysolfc) {
+                Ok(p) if &p != rules => Some(format!(
+                    "note: these are PySolFC's cards for #{n}, laid out under the rules shown, which differ from PySolFC's {} (add --rules pysolfc for PySolFC's)",
+                    g.title()
+                )),
+                _ => None,
+            };
+            (src.layout(rules), src.to_string(), note)
+        } else if let Some(path) = &self.file {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read deal file {}", path.display()))?;
+            let parsed = parse_any(&text)
+                .map_err(|e: FormatError| anyhow::anyhow!(e))
+                .with_context(|| format!("in deal file {}", path.display()))?;
+            if let Some(name) = &parsed.game {
+                match GameKind::from_name(name) {
+                    Some(fg) if fg == g => {}
+                    Some(fg) => bail!("deal file {} is a {} deal, not {}", path.display(), fg.title(), g.title()),
+                    None => bail!("deal file {}: unknown game '{name}' on its game line (known games: {GAMES_HELP})", path.display()),
+                }
+            }
+            (parsed.layout, format!("file {}", path.display()), None)
+        } else {
+            unreachable!("clap requires one deal source")
+        };
+        Game::new(rules, &layout)
+            .with_context(|| format!("{source} is not a valid {} deal", g.title()))?;
+        Ok(LoadedDeal {
+            layout,
+            source,
+            note,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn rule_options_reach_the_rules() {
+        let cli = Cli::try_parse_from([
+            "demon",
+            "rules",
+            "canfield",
+            "--group-moves",
+            "any",
+            "--redeals",
+            "2",
+            "--draw",
+            "1",
+        ])
+        .unwrap();
+        let Command::Rules { game } = cli.command else {
+            panic!()
+        };
+        let r = game.rules().unwrap();
+        assert_eq!(r.group_moves, GroupMoves::Any);
+        assert_eq!(
+            r.stock,
+            demon_core::rules::Stock::ToWaste {
+                draw: 1,
+                redeals: Redeals::Limited(2)
+            }
+        );
+    }
+
+    #[test]
+    fn bad_arguments_are_clear_errors() {
+        let e = Cli::try_parse_from(["demon", "deal", "canfeld", "1"])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("unknown game 'canfeld'"), "{e}");
+        let e = Cli::try_parse_from(["demon", "deal", "canfield", "--pysolfc", "0"])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("0 is not a game"), "{e}");
+        let e = Cli::try_parse_from(["demon", "deal", "canfield", "--pysolfc", "x1"])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("is not a number"), "{e}");
+        let e = Cli::try_parse_from(["demon", "deal", "canfield", "1", "--pysolfc", "2"])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("cannot be used with"), "{e}");
+        let e = Cli::try_parse_from(["demon", "deal", "canfield"])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("required"), "{e}");
+        let e = Cli::try_parse_from(["demon", "rules", "canfield", "--base", "Z"])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("'Z' is not first-card or a rank"), "{e}");
+    }
+}

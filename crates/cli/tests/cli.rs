@@ -1,0 +1,168 @@
+//! End-to-end tests of the `demon` binary: outputs, round trips through
+//! deal files, and the error a user sees for each kind of bad input.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn demon(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_demon"))
+        .args(args)
+        .output()
+        .expect("run demon")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+/// A scratch file unique to this test process.
+fn scratch(name: &str, content: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("demon-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, content).unwrap();
+    p
+}
+
+#[test]
+fn deal_prints_the_games_md_layout() {
+    let o = demon(&["deal", "canfield", "--pysolfc", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s = stdout(&o);
+    assert!(s.contains("\nfoundations: JD\n"), "{s}");
+    assert!(
+        s.contains("\nreserve: 2D 9H JC 5D 7H 7C 5H KD KC 9S 5S AD QC\n"),
+        "{s}"
+    );
+    assert!(s.contains("\ntableau: KS | 2S | 3H | KH\n"), "{s}");
+    assert!(s.contains("\nstock: 9D QD JS AS AH 3C "), "{s}");
+}
+
+#[test]
+fn every_game_and_format_round_trips_through_a_file() {
+    let games = stdout(&demon(&["games"]));
+    let names: Vec<String> = games
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().next().unwrap().to_string())
+        .collect();
+    assert_eq!(names.len(), 11);
+    for g in &names {
+        for fmt in ["text", "json", "solvitaire"] {
+            let o = demon(&["deal", g, "5", "--format", fmt]);
+            if fmt == "solvitaire" && !o.status.success() {
+                assert!(
+                    stderr(&o).contains("Solvitaire's deal JSON holds one-deck Canfield games"),
+                    "{g}: {}",
+                    stderr(&o)
+                );
+                continue;
+            }
+            assert!(o.status.success(), "{g} {fmt}: {}", stderr(&o));
+            let f = scratch(&format!("{g}.{fmt}"), &stdout(&o));
+            let back = demon(&["deal", g, "--file", f.to_str().unwrap(), "--format", fmt]);
+            assert!(back.status.success(), "{g} {fmt}: {}", stderr(&back));
+            if fmt == "text" {
+                // Only the title comment names the source.
+                let strip = |s: String| s.lines().skip(1).collect::<Vec<_>>().join("\n");
+                assert_eq!(strip(stdout(&back)), strip(stdout(&o)), "{g}");
+            } else if fmt == "solvitaire" {
+                assert_eq!(stdout(&back), stdout(&o), "{g}");
+            }
+        }
+    }
+}
+
+#[test]
+fn rules_prints_the_resolved_rule_set() {
+    let o = demon(&[
+        "rules",
+        "canfield",
+        "--group-moves",
+        "any",
+        "--redeals",
+        "2",
+    ]);
+    let s = stdout(&o);
+    assert!(s.contains("--group-moves          any"), "{s}");
+    assert!(s.contains("--redeals              2"), "{s}");
+    assert!(
+        s.contains("Stock: turned onto the waste 3 at a time; 2 redeals (3 passes)."),
+        "{s}"
+    );
+}
+
+fn fails_with(args: &[&str], want: &str) {
+    let o = demon(args);
+    assert!(!o.status.success(), "{args:?} succeeded");
+    let e = stderr(&o);
+    assert!(e.contains(want), "{args:?}: expected {want:?} in\n{e}");
+    assert!(!e.contains("panicked"), "{e}");
+}
+
+#[test]
+fn bad_input_gives_clear_errors() {
+    fails_with(&["deal", "canfeld", "1"], "unknown game 'canfeld'");
+    fails_with(&["deal", "canfield", "--pysolfc", "0"], "0 is not a game");
+    fails_with(
+        &["deal", "canfield", "--pysolfc", "twelve"],
+        "is not a number",
+    );
+    fails_with(
+        &["deal", "selective-canfield", "--pysolfc", "5"],
+        "not in PySolFC",
+    );
+    fails_with(&["rules", "canfield", "--reserve", "0"], "has no reserve");
+    fails_with(
+        &["rules", "easthaven", "--draw", "3"],
+        "deals the stock onto the tableau",
+    );
+    fails_with(
+        &["rules", "canfield", "--worrying-back", "maybe"],
+        "invalid value 'maybe'",
+    );
+    fails_with(
+        &["deal", "canfield", "--file", "/nonexistent/deal.txt"],
+        "cannot read deal file",
+    );
+
+    let good = stdout(&demon(&["deal", "canfield", "--pysolfc", "1"]));
+    let missing = good.replace("reserve: 2D ", "reserve: ");
+    let f = scratch("missing.txt", &missing);
+    fails_with(
+        &["deal", "canfield", "--file", f.to_str().unwrap()],
+        "card 2D is missing",
+    );
+    let dup = good.replace("reserve: 2D 9H", "reserve: 9H 9H");
+    let f = scratch("dup.txt", &dup);
+    fails_with(
+        &["deal", "canfield", "--file", f.to_str().unwrap()],
+        "card 9H appears 2 times",
+    );
+    let badcard = good.replace("tableau: KS", "tableau: KX");
+    let f = scratch("badcard.txt", &badcard);
+    fails_with(
+        &["deal", "canfield", "--file", f.to_str().unwrap()],
+        "line 7: tableau pile 1: card 1: 'KX' is not a card",
+    );
+    let sizes = good.replace("tableau: KS | 2S", "tableau: KS 2S |");
+    let f = scratch("sizes.txt", &sizes);
+    fails_with(
+        &["deal", "canfield", "--file", f.to_str().unwrap()],
+        "tableau pile 1 has 2 cards",
+    );
+    let f = scratch("other.txt", &good);
+    fails_with(
+        &["deal", "rainbow", "--file", f.to_str().unwrap()],
+        "is a Canfield deal, not Rainbow",
+    );
+    let f = scratch("bad.json", "{\"tableau piles\": [[\"KS\"]], \"holes\": 1}");
+    fails_with(
+        &["deal", "canfield", "--file", f.to_str().unwrap()],
+        "\"holes\"",
+    );
+}

@@ -224,8 +224,10 @@ impl GameKind {
         }
     }
 
-    /// PySolFC's game id, where PySolFC has the game. Double Easthaven is
-    /// PySolFC's Gypsy [1] (its "Double Easthaven" [452] is an alias).
+    /// PySolFC's game id, where PySolFC has the game. GAMES.md calls
+    /// PySolFC's Double Easthaven [452] an alias of Gypsy [1]; PySolFC's
+    /// source (`games/klondike.py`, `DoubleEasthaven(Easthaven)`) has it as
+    /// a game of its own, dealt exactly like Gypsy, so the deals agree.
     pub const fn pysolfc_id(self) -> Option<u32> {
         match self {
             GameKind::Canfield => Some(105),
@@ -237,7 +239,7 @@ impl GameKind {
             GameKind::Storehouse => Some(100),
             GameKind::VariegatedCanfield => Some(102),
             GameKind::AmericanToad => Some(103),
-            GameKind::DoubleEasthaven => Some(1),
+            GameKind::DoubleEasthaven => Some(452),
             GameKind::Easthaven => Some(224),
         }
     }
@@ -390,8 +392,8 @@ impl GameKind {
             DoubleEasthaven => Rules {
                 decks: 2,
                 piles: 8,
-                // PySolFC's Double Easthaven is Gypsy: deal at any time,
-                // worrying back allowed.
+                // PySolFC's Double Easthaven, like its Easthaven and Gypsy:
+                // deal at any time, worrying back allowed.
                 worrying_back: pysol,
                 stock: Stock::ToTableau {
                     only_when_no_empty: !pysol,

@@ -164,6 +164,9 @@ pub struct GameArgs {
     /// Number of decks: 1 or 2.
     #[arg(long, help_heading = "Rules")]
     pub decks: Option<u8>,
+    /// Ranks per suit, 3 to 13: reduced decks (A up to the N-th rank) for experiments and tests.
+    #[arg(long, help_heading = "Rules")]
+    pub ranks: Option<u8>,
     /// Foundation base: first-card, or a rank (A, 2, … K).
     #[arg(long, value_parser = parse_base, help_heading = "Rules")]
     pub base: Option<Base>,
@@ -252,6 +255,7 @@ impl GameArgs {
     pub fn rules(&self) -> Result<Rules> {
         let o = RuleOverrides {
             decks: self.decks,
+            ranks: self.ranks,
             base: self.base,
             preplaced: self.preplaced.map(Into::into),
             worrying_back: self.worrying_back.map(Into::into),

@@ -68,8 +68,14 @@ impl Source {
     /// already do, see [`preplace_hook`]).
     pub fn sequence(self, rules: &Rules) -> Vec<Card> {
         let mut cards = match self {
-            Source::Native(seed) => native_order(seed, rules.decks),
-            Source::Pysolfc(n) => pysolfc::dealing_order(n, rules.decks),
+            Source::Native(seed) => native_order(seed, rules.decks, rules.ranks),
+            // PySolFC has no reduced decks: its order, with the left-out
+            // ranks removed.
+            Source::Pysolfc(n) => {
+                let mut v = pysolfc::dealing_order(n, rules.decks);
+                v.retain(|&c| rules.in_deck(c));
+                v
+            }
         };
         if rules.preplaced {
             if let Base::Fixed(r) = rules.base {
@@ -92,12 +98,14 @@ const NATIVE_DOMAIN: &[u8; 16] = b"demon native v1\0";
 /// shuffle written here (a library shuffle may change between versions).
 /// The unshuffled deck is PySolFC's order; the shuffled list is the
 /// dealing order.
-pub fn native_order(seed: u64, decks: u8) -> Vec<Card> {
+pub fn native_order(seed: u64, decks: u8, ranks: u8) -> Vec<Card> {
     let mut key = [0u8; 32];
     key[..16].copy_from_slice(NATIVE_DOMAIN);
     key[16..24].copy_from_slice(&seed.to_le_bytes());
     let mut rng = ChaCha20Rng::from_seed(key);
-    let mut cards: Vec<Card> = (0..decks).flat_map(|_| Card::all()).collect();
+    let mut cards: Vec<Card> = (0..decks)
+        .flat_map(|_| Card::all().filter(|c| c.rank().index() < ranks))
+        .collect();
     for i in (1..cards.len()).rev() {
         let j = uniform(&mut rng, i as u32 + 1) as usize;
         cards.swap(i, j);
@@ -349,13 +357,18 @@ mod tests {
     fn native_seeds_are_permutations() {
         for decks in [1, 2] {
             for seed in [0, 1, u64::MAX] {
-                let mut v = native_order(seed, decks);
+                let mut v = native_order(seed, decks, 13);
                 v.sort();
                 let mut all: Vec<Card> = (0..decks).flat_map(|_| Card::all()).collect();
                 all.sort();
                 assert_eq!(v, all);
             }
         }
-        assert_ne!(native_order(1, 1), native_order(2, 1));
+        assert_ne!(native_order(1, 1, 13), native_order(2, 1, 13));
+        let mut small = native_order(3, 2, 5);
+        assert_eq!(small.len(), 40);
+        small.sort();
+        small.dedup();
+        assert_eq!(small.len(), 20);
     }
 }

@@ -78,7 +78,9 @@ impl Table {
     }
 
     pub fn is_won(&self) -> bool {
-        self.found.iter().all(|f| f.len() == 13)
+        self.found
+            .iter()
+            .all(|f| f.len() == self.rules.ranks as usize)
     }
 
     fn pending(&self) -> bool {
@@ -88,7 +90,9 @@ impl Table {
     /// The card `c` may lie on `t` in the tableau.
     fn builds(&self, c: Card, t: Card) -> bool {
         let down_one = c.rank().index() + 1 == t.rank().index()
-            || (self.rules.tableau_wrap && c.rank().index() == 12 && t.rank().index() == 0);
+            || (self.rules.tableau_wrap
+                && c.rank().index() + 1 == self.rules.ranks
+                && t.rank().index() == 0);
         down_one
             && match self.rules.build {
                 Build::AltColour => c.is_red() != t.is_red(),
@@ -104,7 +108,10 @@ impl Table {
             f % 4 == c.suit().index()
                 && match self.found[f].last() {
                     None => c.rank() == base,
-                    Some(t) => self.found[f].len() < 13 && t.rank().wrapping_add(1) == c.rank(),
+                    Some(t) => {
+                        self.found[f].len() < self.rules.ranks as usize
+                            && (t.rank().index() + 1) % self.rules.ranks == c.rank().index()
+                    }
                 }
         })
     }

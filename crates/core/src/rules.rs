@@ -130,6 +130,10 @@ pub enum BaseChoice {
 pub struct Rules {
     /// 1 or 2 (two copies of every card).
     pub decks: u8,
+    /// Ranks per suit: 13, or fewer for reduced decks (A, 2, … up to the
+    /// `ranks`-th rank; the highest plays the King's part). Reduced decks
+    /// keep exhaustive reference searches cheap in tests.
+    pub ranks: u8,
     pub base: Base,
     /// All cards of the base rank are on the foundations from the start.
     pub preplaced: bool,
@@ -264,6 +268,7 @@ impl GameKind {
         use GameKind::*;
         let canfield = Rules {
             decks: 1,
+            ranks: 13,
             base: Base::FirstCard,
             preplaced: false,
             worrying_back: false,
@@ -283,6 +288,7 @@ impl GameKind {
         };
         let easthaven = Rules {
             decks: 1,
+            ranks: 13,
             base: Base::Fixed(Rank::ACE),
             preplaced: false,
             worrying_back: false,
@@ -423,6 +429,7 @@ impl fmt::Display for GameKind {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RuleOverrides {
     pub decks: Option<u8>,
+    pub ranks: Option<u8>,
     pub base: Option<Base>,
     pub preplaced: Option<bool>,
     pub worrying_back: Option<bool>,
@@ -450,6 +457,10 @@ pub enum RulesError {
     NotInPysolfc(GameKind),
     #[error("--decks must be 1 or 2, not {0}")]
     Decks(u8),
+    #[error("--ranks must be between 3 and 13, not {0}")]
+    Ranks(u8),
+    #[error("--base {0} is not among the {1} ranks of this deck")]
+    BaseOutsideDeck(char, u8),
     #[error("--piles must be between 1 and {MAX_PILES}, not {0}")]
     Piles(u8),
     #[error("--draw must be 1 or 3, not {0}")]
@@ -489,6 +500,7 @@ impl Rules {
         }
         set!(
             decks,
+            ranks,
             base,
             preplaced,
             worrying_back,
@@ -542,6 +554,14 @@ impl Rules {
         if !(1..=2).contains(&self.decks) {
             return Err(RulesError::Decks(self.decks));
         }
+        if !(3..=13).contains(&self.ranks) {
+            return Err(RulesError::Ranks(self.ranks));
+        }
+        if let Base::Fixed(r) = self.base {
+            if r.index() >= self.ranks {
+                return Err(RulesError::BaseOutsideDeck(r.letter(), self.ranks));
+            }
+        }
         if self.piles == 0 || self.piles as usize > MAX_PILES {
             return Err(RulesError::Piles(self.piles));
         }
@@ -565,7 +585,7 @@ impl Rules {
         {
             return Err(RulesError::SelectiveNeedsFirstCard);
         }
-        let have = 52 * self.decks as usize;
+        let have = self.deck_size();
         let needed = self.dealt_cards();
         if needed > have {
             return Err(RulesError::TooManyCards {
@@ -608,7 +628,18 @@ impl Rules {
 
     /// Total cards in the deck(s).
     pub fn deck_size(&self) -> usize {
-        52 * self.decks as usize
+        4 * self.ranks as usize * self.decks as usize
+    }
+
+    /// Whether `c` belongs to the deck (reduced decks leave out high ranks).
+    pub fn in_deck(&self, c: crate::card::Card) -> bool {
+        c.rank().index() < self.ranks
+    }
+
+    /// The rank `k` steps above `r` in this deck, wrapping from the highest
+    /// rank to the Ace.
+    pub fn rank_add(&self, r: Rank, k: u8) -> Rank {
+        Rank::new((r.index() + k) % self.ranks).expect("rank below 13")
     }
 
     /// Number of foundations (four per deck).
@@ -622,6 +653,7 @@ impl Rules {
         let yn = |b: bool| if b { "yes" } else { "no" }.to_string();
         let mut v = vec![
             ("decks", self.decks.to_string()),
+            ("ranks", self.ranks.to_string()),
             (
                 "base",
                 match self.base {
@@ -707,18 +739,29 @@ impl Rules {
     pub fn describe(&self) -> Vec<String> {
         let mut out = Vec::new();
         let decks = if self.decks == 1 {
-            "one deck (52 cards)"
+            "one deck"
         } else {
-            "two decks (104 cards; the two copies of a card are interchangeable)"
+            "two decks (the two copies of a card are interchangeable)"
         };
-        out.push(format!("Deck: {decks}."));
+        let reduced = if self.ranks == 13 {
+            String::new()
+        } else {
+            format!(
+                ", reduced to the ranks A to {}",
+                Rank::new(self.ranks - 1).expect("valid").letter()
+            )
+        };
+        out.push(format!(
+            "Deck: {decks}{reduced}, {} cards.",
+            self.deck_size()
+        ));
         let wrap_note = |r: Rank| {
             if r == Rank::ACE {
                 "built up in suit from Ace to King".to_string()
             } else {
                 format!(
                     "built up in suit from {r}, wrapping King to Ace ({r} … K A … {})",
-                    r.wrapping_add(12)
+                    self.rank_add(r, self.ranks - 1)
                 )
             }
         };
@@ -836,7 +879,7 @@ mod tests {
     #[test]
     fn presets_follow_the_table_of_games_md() {
         let c = GameKind::Canfield.preset(Reading::Standard).unwrap();
-        assert_eq!(c.signature(), "decks=1 base=first-card base-choice=fixed preplaced=no worrying-back=no reserve=13 reserve-visibility=hidden piles=4 tableau-deal=1 build=alternate-colour tableau-wrap=yes group-moves=whole empty=reserve-then-any stock=to-waste draw=3 redeals=unlimited");
+        assert_eq!(c.signature(), "decks=1 ranks=13 base=first-card base-choice=fixed preplaced=no worrying-back=no reserve=13 reserve-visibility=hidden piles=4 tableau-deal=1 build=alternate-colour tableau-wrap=yes group-moves=whole empty=reserve-then-any stock=to-waste draw=3 redeals=unlimited");
         let s = GameKind::Storehouse.preset(Reading::Standard).unwrap();
         assert_eq!(
             (s.base, s.preplaced, s.build),

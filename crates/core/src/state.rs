@@ -114,6 +114,12 @@ pub enum LayoutError {
         want: u8,
         places: String,
     },
+    #[error("card {card} ({place}) is not in a deck of {ranks} ranks")]
+    NotInDeck {
+        card: Card,
+        place: String,
+        ranks: u8,
+    },
     #[error("the tableau has {got} piles; this game has {want}")]
     PileCount { got: usize, want: usize },
     #[error("tableau pile {pile} has {got} cards ({down} face down); this game deals {want} ({want_down} face down)")]
@@ -328,7 +334,7 @@ impl Game {
         (h > 0).then(|| {
             Card::new(
                 crate::card::Suit::from_index(f / self.rules.decks as usize),
-                base.wrapping_add(h - 1),
+                self.rules.rank_add(base, h - 1),
             )
         })
     }
@@ -336,7 +342,7 @@ impl Game {
     pub fn is_won(&self, st: &State) -> bool {
         st.found[..self.rules.foundations()]
             .iter()
-            .all(|&h| h == 13)
+            .all(|&h| h == self.rules.ranks)
     }
 
     /// Cards on the foundations.
@@ -352,7 +358,9 @@ impl Game {
     /// Whether `c` may be built on `t` in the tableau.
     fn builds(&self, c: Card, t: Card) -> bool {
         let rank_ok = c.rank().index() + 1 == t.rank().index()
-            || (self.rules.tableau_wrap && t.rank() == Rank::ACE && c.rank() == Rank::KING);
+            || (self.rules.tableau_wrap
+                && t.rank() == Rank::ACE
+                && c.rank().index() + 1 == self.rules.ranks);
         rank_ok
             && match self.rules.build {
                 Build::AltColour => c.is_red() != t.is_red(),
@@ -380,7 +388,10 @@ impl Game {
         let d = self.rules.decks as usize;
         let s = c.suit().index() * d;
         (s..s + d)
-            .find(|&f| st.found[f] < 13 && (st.base + st.found[f]) % 13 == c.rank().index())
+            .find(|&f| {
+                st.found[f] < self.rules.ranks
+                    && (st.base + st.found[f]) % self.rules.ranks == c.rank().index()
+            })
             .map(|f| f as u8)
     }
 
@@ -810,6 +821,13 @@ fn check_layout(rules: &Rules, l: &Layout) -> Result<(), LayoutError> {
     let want = rules.decks;
     let counts = l.card_counts();
     let places = l.cards_with_places();
+    if let Some((c, place)) = places.iter().find(|(c, _)| !rules.in_deck(*c)) {
+        return Err(LayoutError::NotInDeck {
+            card: *c,
+            place: place.clone(),
+            ranks: rules.ranks,
+        });
+    }
     for c in Card::all() {
         let n = counts.get(c);
         if n > want {
@@ -826,7 +844,7 @@ fn check_layout(rules: &Rules, l: &Layout) -> Result<(), LayoutError> {
             });
         }
     }
-    if let Some(c) = Card::all().find(|&c| counts.get(c) < want) {
+    if let Some(c) = Card::all().find(|&c| rules.in_deck(c) && counts.get(c) < want) {
         return Err(LayoutError::Missing { card: c, want });
     }
     if !l.waste.is_empty() && matches!(rules.stock, Stock::ToTableau { .. }) {

@@ -47,7 +47,7 @@ pub fn rule_sets() -> Vec<(String, Rules)> {
     ];
     let builds = [Build::AltColour, Build::Suit, Build::AnySuit];
     let mut tries = 0;
-    while v.len() < 80 && tries < 10_000 {
+    while v.len() < 100 && tries < 10_000 {
         tries += 1;
         let g = GameKind::ALL[rng.below(GameKind::ALL.len())];
         let o = RuleOverrides {

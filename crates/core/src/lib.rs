@@ -16,4 +16,4 @@ pub mod state;
 pub use card::{Card, Rank, Suit};
 pub use deal::{Layout, LayoutPile, Source};
 pub use rules::{GameKind, Reading, RuleOverrides, Rules, RulesError};
-pub use state::{Game, LayoutError, Loc, Move, MoveList, Position, State};
+pub use state::{Game, LayoutError, Loc, Move, MoveList, Position, Reach, State, Undo};

@@ -64,6 +64,19 @@ pub enum Move {
 /// moves over 8 piles) spill to the heap.
 pub type MoveList = SmallVec<[Move; 64]>;
 
+/// A waste card the stock can bring to the top (see [`Game::waste_reach`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reach {
+    /// Talon state that shows the card: pass position and redeals made.
+    pub pos: u8,
+    pub passes: u8,
+    /// Stock turns (deals and redeals) it takes from the current state.
+    pub turns: u16,
+    /// Of those, redeals.
+    pub redeals: u8,
+    pub card: Card,
+}
+
 /// What [`Game::undo`] needs beyond the move itself.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Undo {
@@ -308,7 +321,7 @@ impl Game {
             .collect()
     }
 
-    fn stock_empty(&self, st: &State) -> bool {
+    pub fn stock_empty(&self, st: &State) -> bool {
         (st.talon_pos as usize..self.talon.len()).all(|i| Self::gone(st, i))
     }
 
@@ -356,7 +369,7 @@ impl Game {
     }
 
     /// Whether `c` may be built on `t` in the tableau.
-    fn builds(&self, c: Card, t: Card) -> bool {
+    pub fn builds(&self, c: Card, t: Card) -> bool {
         let rank_ok = c.rank().index() + 1 == t.rank().index()
             || (self.rules.tableau_wrap
                 && t.rank() == Rank::ACE
@@ -370,7 +383,7 @@ impl Game {
     }
 
     /// Length of the properly built face-up run at the top of pile `p`.
-    fn run_len(&self, st: &State, p: usize) -> usize {
+    pub fn run_len(&self, st: &State, p: usize) -> usize {
         let cs = self.pile(st, p);
         let up = cs.len() - st.down[p] as usize;
         let mut k = usize::from(up > 0);
@@ -381,7 +394,7 @@ impl Game {
     }
 
     /// The foundation a card can go to now, if any.
-    fn foundation_for(&self, st: &State, c: Card) -> Option<u8> {
+    pub fn foundation_for(&self, st: &State, c: Card) -> Option<u8> {
         if st.base == NO_BASE {
             return None;
         }
@@ -396,7 +409,7 @@ impl Game {
     }
 
     /// Whether a card or run from `from` may go into an empty space.
-    fn space_accepts(&self, st: &State, from: Loc) -> bool {
+    pub fn space_accepts(&self, st: &State, from: Loc) -> bool {
         match self.rules.empty_space {
             EmptySpace::Any => true,
             _ if st.reserve_len > 0 => from == Loc::Reserve,
@@ -530,6 +543,117 @@ impl Game {
         let mut v = MoveList::new();
         self.moves(st, &mut v);
         v
+    }
+
+    // ----- the stock as the solver sees it (K+) ----------------------------
+
+    /// The pass position and redeals made: the talon's part of the state.
+    pub fn talon_state(&self, st: &State) -> (u8, u8) {
+        (st.talon_pos, st.passes)
+    }
+
+    /// Sets the talon to a state returned by [`Game::waste_reach`] or
+    /// [`Game::talon_state`]; nothing else changes.
+    pub fn set_talon_state(&self, st: &mut State, (pos, passes): (u8, u8)) {
+        st.talon_pos = pos;
+        st.passes = passes;
+    }
+
+    /// Every card that turning the stock (with redeals where the rules
+    /// allow) can bring to the top of the waste without any other move, with
+    /// the talon state that shows it and the turns it takes: the "K+" moves
+    /// of GAMES.md §5. The current waste top comes first (no turns). A card
+    /// reachable in several passes is listed once, in its earliest pass: the
+    /// later one differs only in having used more redeals, so it is
+    /// dominated. Empty for a to-tableau stock.
+    pub fn waste_reach(&self, st: &State, out: &mut SmallVec<[Reach; 32]>) {
+        out.clear();
+        let Stock::ToWaste { draw, redeals } = self.rules.stock else {
+            return;
+        };
+        if self.base_pending(st) {
+            return;
+        }
+        let n = self.talon.len();
+        let mut seen = 0u128;
+        let mut pos = st.talon_pos as usize;
+        let mut passes = st.passes;
+        let mut turns = 0u16;
+        let mut redeals_done = 0u8;
+        if pos > 0 {
+            out.push(Reach {
+                pos: pos as u8,
+                passes,
+                turns: 0,
+                redeals: 0,
+                card: self.talon[pos - 1],
+            });
+            seen |= 1 << (pos - 1);
+        }
+        // At most: the rest of this pass, then one whole pass after a redeal
+        // (further passes repeat it exactly, as no card leaves the talon).
+        let mut fresh_passes = 0;
+        loop {
+            if (pos..n).all(|i| Self::gone(st, i)) {
+                let allowed = match redeals {
+                    Redeals::Unlimited => true,
+                    Redeals::Limited(k) => passes < k,
+                };
+                if !allowed || fresh_passes == 1 || !(0..n).any(|i| !Self::gone(st, i)) {
+                    break;
+                }
+                fresh_passes += 1;
+                pos = 0;
+                if matches!(redeals, Redeals::Limited(_)) {
+                    passes += 1;
+                }
+                turns += 1;
+                redeals_done += 1;
+                continue;
+            }
+            let mut k = draw;
+            while k > 0 && pos < n {
+                if !Self::gone(st, pos) {
+                    k -= 1;
+                }
+                pos += 1;
+            }
+            while pos > 0 && Self::gone(st, pos - 1) {
+                pos -= 1;
+            }
+            turns += 1;
+            if pos > 0 && seen >> (pos - 1) & 1 == 0 {
+                seen |= 1 << (pos - 1);
+                out.push(Reach {
+                    pos: pos as u8,
+                    passes,
+                    turns,
+                    redeals: redeals_done,
+                    card: self.talon[pos - 1],
+                });
+            }
+        }
+    }
+
+    /// The turns and redeals that take the talon from `from` to `to` (a
+    /// state listed by [`Game::waste_reach`]), as moves.
+    pub fn stock_moves_between(&self, st: &State, to: (u8, u8)) -> Vec<Move> {
+        let mut s = st.clone();
+        let mut v = Vec::new();
+        // Bounded: two passes of single turns, plus the redeals.
+        for _ in 0..=(2 * self.talon.len() + 4) {
+            if self.talon_state(&s) == to {
+                return v;
+            }
+            let mv = if self.stock_empty(&s) {
+                Move::Redeal
+            } else {
+                Move::Deal
+            };
+            self.play(&mut s, mv);
+            v.push(mv);
+        }
+        panic!("talon state {to:?} is not reachable by turning the stock");
     }
 
     // ----- play and undo -------------------------------------------------

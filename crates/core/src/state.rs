@@ -547,6 +547,17 @@ impl Game {
 
     // ----- the stock as the solver sees it (K+) ----------------------------
 
+    /// Bit `i` set: talon position `i` has been played (see [`Game::talon`]).
+    pub fn talon_gone_bits(&self, st: &State) -> u128 {
+        st.talon_gone
+    }
+
+    /// The talon as dealt: the waste (bottom to top), then the stock (next
+    /// card first).
+    pub fn talon(&self) -> &[Card] {
+        &self.talon
+    }
+
     /// The pass position and redeals made: the talon's part of the state.
     pub fn talon_state(&self, st: &State) -> (u8, u8) {
         (st.talon_pos, st.passes)

@@ -1,0 +1,15 @@
+//! demon-solver: decides exactly whether a deal can be won.
+//!
+//! [`solve`] runs a depth-first search over positions with a transposition
+//! table of canonical fingerprints ([`key`], [`table`]), the K+ view of the
+//! stock, and provably safe foundation moves played without branching
+//! ([`search`]). Every WON it reports comes with a move list that the
+//! independent checker of `demon-core` has replayed to a win. [`reference`]
+//! is the plain exhaustive search the fast one is tested against.
+
+pub mod key;
+pub mod reference;
+pub mod search;
+pub mod table;
+
+pub use search::{solve, Limit, Limits, Outcome, SolveError, Stats, Verdict};

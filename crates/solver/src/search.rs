@@ -1,0 +1,572 @@
+//! The depth-first search.
+//!
+//! Reachability of a won position is what decides a deal, so a plain
+//! visited set is sound: a position seen before is either on the current
+//! path (a cycle, which cannot help) or fully explored without a win. The
+//! search makes and undoes moves on one `State` (no copying) and keeps its
+//! path on an explicit stack, so deep games cannot overflow the thread's
+//! stack.
+//!
+//! Three things make it fast, each argued where it is implemented:
+//! - K+ stock: instead of "turn the stock", every card the stock can bring
+//!   to the waste top is offered directly (turning the stock commutes with
+//!   every move but a waste play, so a winning line can always turn it just
+//!   before it plays from the waste);
+//! - canonical fingerprints: permuted tableaux and moves into one of several
+//!   empty spaces are one position ([`crate::key`]);
+//! - safe foundation moves, played without branching ([`safe_to_found`]).
+
+use std::time::{Duration, Instant};
+
+use demon_core::replay::replay;
+use demon_core::rules::{Build, EmptySpace, Stock};
+use demon_core::{Card, Game, Layout, Loc, Move, Rules, State, Undo};
+use smallvec::SmallVec;
+
+use crate::key::{fingerprint, piles_interchangeable};
+use crate::table::{FingerprintSet, Insert};
+
+/// What may stop a search before it decides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Positions to expand at most; `None` for no limit.
+    pub max_nodes: Option<u64>,
+    /// Bytes for the transposition table and the search path together.
+    pub max_memory: usize,
+    /// Wall-clock time at most.
+    pub timeout: Option<Duration>,
+}
+
+impl Default for Limits {
+    /// No node or time limit; 4 GiB of memory (the machine has 24 GiB and
+    /// two cores, so two solves side by side stay well inside it).
+    fn default() -> Limits {
+        Limits {
+            max_nodes: None,
+            max_memory: 4 << 30,
+            timeout: None,
+        }
+    }
+}
+
+/// The limit that stopped a search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    Nodes(u64),
+    Memory(usize),
+    Time(Duration),
+}
+
+impl std::fmt::Display for Limit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Limit::Nodes(n) => write!(f, "node limit ({n} nodes)"),
+            Limit::Memory(b) => write!(f, "memory limit ({} MiB)", b >> 20),
+            Limit::Time(d) => write!(f, "time limit ({:.1} s)", d.as_secs_f64()),
+        }
+    }
+}
+
+/// The three-way answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Won; the moves (checked by the independent checker) win the deal.
+    Won(Vec<Move>),
+    /// Every reachable position was explored: the deal cannot be won.
+    Lost,
+    /// A limit stopped the search first.
+    Unknown(Limit),
+}
+
+/// Search statistics. Plain numbers, so per-deal figures add up.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Positions expanded (moves played in the search).
+    pub nodes: u64,
+    /// Positions stored in the transposition table.
+    pub stored: u64,
+    /// Positions found already stored.
+    pub hits: u64,
+    /// Safe foundation moves played without branching.
+    pub auto_moves: u64,
+    /// Peak bytes of table and path.
+    pub peak_memory: usize,
+    /// Deepest path, in search moves.
+    pub max_depth: usize,
+    pub elapsed: Duration,
+}
+
+impl std::ops::AddAssign for Stats {
+    fn add_assign(&mut self, o: Stats) {
+        self.nodes += o.nodes;
+        self.stored += o.stored;
+        self.hits += o.hits;
+        self.auto_moves += o.auto_moves;
+        self.peak_memory = self.peak_memory.max(o.peak_memory);
+        self.max_depth = self.max_depth.max(o.max_depth);
+        self.elapsed += o.elapsed;
+    }
+}
+
+/// A search result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    pub verdict: Verdict,
+    pub stats: Stats,
+}
+
+/// A failure of the solver itself: never expected, always reported.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SolveError {
+    #[error(transparent)]
+    Layout(#[from] demon_core::LayoutError),
+    #[error("internal error: the solver's winning line failed the independent check: {0}")]
+    BadSolution(String),
+}
+
+/// Solves a deal: builds the game, searches, and replays any win with the
+/// independent checker before reporting it.
+pub fn solve(rules: &Rules, layout: &Layout, limits: &Limits) -> Result<Outcome, SolveError> {
+    let game = Game::new(rules, layout)?;
+    let out = Searcher::new(&game, limits).run();
+    if let Verdict::Won(moves) = &out.verdict {
+        match replay(rules, layout, moves) {
+            Ok(r) if r.won => {}
+            Ok(r) => {
+                return Err(SolveError::BadSolution(format!(
+                    "it ends with {} cards on the foundations",
+                    r.foundation_cards
+                )))
+            }
+            Err(e) => return Err(SolveError::BadSolution(e.to_string())),
+        }
+    }
+    Ok(out)
+}
+
+/// A search move: a core move, after turning the talon to `talon` first
+/// when it is a K+ waste play.
+#[derive(Clone, Copy, Debug)]
+struct SMove {
+    mv: Move,
+    talon: Option<(u8, u8)>,
+    score: i16,
+}
+
+/// One level of the search path.
+struct Frame {
+    moves: SmallVec<[SMove; 32]>,
+    next: usize,
+    /// Safe moves played on entering this position: `autos[autos_start..autos_end]`.
+    autos_start: usize,
+    autos_end: usize,
+    /// The move being explored below this position, its undo, and the talon
+    /// state before it.
+    cur: Option<(SMove, Undo, (u8, u8))>,
+}
+
+/// Bytes one path frame costs, for the memory budget.
+const FRAME_BYTES: usize = std::mem::size_of::<Frame>();
+
+/// How often (in nodes) the clock is read.
+const CLOCK_EVERY: u64 = 1 << 12;
+
+// Moved straight onto the path stack; boxing would allocate once per node.
+#[allow(clippy::large_enum_variant)]
+enum Enter {
+    Won,
+    Seen,
+    Full,
+    Open(Frame),
+}
+
+struct Searcher<'g> {
+    game: &'g Game,
+    limits: Limits,
+    table: FingerprintSet,
+    /// Bytes the path may use: an eighth of the budget, at most 256 MiB.
+    path_budget: usize,
+    autos: Vec<(Move, Undo)>,
+    stats: Stats,
+    start: Instant,
+}
+
+impl<'g> Searcher<'g> {
+    fn new(game: &'g Game, limits: &Limits) -> Searcher<'g> {
+        let path_budget = (limits.max_memory / 8).min(256 << 20);
+        Searcher {
+            game,
+            limits: *limits,
+            table: FingerprintSet::with_budget(limits.max_memory - path_budget),
+            path_budget,
+            autos: Vec::new(),
+            stats: Stats::default(),
+            start: Instant::now(),
+        }
+    }
+
+    fn run(mut self) -> Outcome {
+        let verdict = self.search();
+        self.stats.stored = self.table.len() as u64;
+        self.stats.elapsed = self.start.elapsed();
+        self.stats.peak_memory = self.stats.peak_memory.max(self.table.bytes());
+        Outcome {
+            verdict,
+            stats: self.stats,
+        }
+    }
+
+    fn search(&mut self) -> Verdict {
+        let g = self.game;
+        let mut st = g.initial();
+        let mut stack: Vec<Frame> = Vec::new();
+        match self.enter(&mut st) {
+            Enter::Won => return Verdict::Won(self.solution(&stack)),
+            Enter::Seen => unreachable!("the table starts empty"),
+            Enter::Full => return Verdict::Unknown(Limit::Memory(self.limits.max_memory)),
+            Enter::Open(f) => stack.push(f),
+        }
+        while let Some(frame) = stack.last_mut() {
+            if let Some((sm, u, prev)) = frame.cur.take() {
+                g.undo(&mut st, sm.mv, u);
+                if sm.talon.is_some() {
+                    g.set_talon_state(&mut st, prev);
+                }
+            }
+            if frame.next == frame.moves.len() {
+                let a0 = frame.autos_start;
+                stack.pop();
+                while self.autos.len() > a0 {
+                    let (m, u) = self.autos.pop().expect("len checked");
+                    g.undo(&mut st, m, u);
+                }
+                continue;
+            }
+            let sm = frame.moves[frame.next];
+            frame.next += 1;
+            let prev = g.talon_state(&st);
+            if let Some(t) = sm.talon {
+                g.set_talon_state(&mut st, t);
+            }
+            let u = g.play(&mut st, sm.mv);
+            frame.cur = Some((sm, u, prev));
+            self.stats.nodes += 1;
+            if let Some(l) = self.over_limit(stack.len()) {
+                return Verdict::Unknown(l);
+            }
+            match self.enter(&mut st) {
+                Enter::Won => return Verdict::Won(self.solution(&stack)),
+                Enter::Seen => {}
+                Enter::Full => return Verdict::Unknown(Limit::Memory(self.limits.max_memory)),
+                Enter::Open(f) => {
+                    stack.push(f);
+                    self.stats.max_depth = self.stats.max_depth.max(stack.len());
+                }
+            }
+        }
+        Verdict::Lost
+    }
+
+    fn over_limit(&mut self, depth: usize) -> Option<Limit> {
+        if let Some(n) = self.limits.max_nodes {
+            if self.stats.nodes >= n {
+                return Some(Limit::Nodes(n));
+            }
+        }
+        let path = depth * FRAME_BYTES + self.autos.len() * std::mem::size_of::<(Move, Undo)>();
+        if path > self.path_budget {
+            return Some(Limit::Memory(self.limits.max_memory));
+        }
+        if self.stats.nodes % CLOCK_EVERY == 0 {
+            self.stats.peak_memory = self.stats.peak_memory.max(self.table.bytes() + path);
+            if let Some(t) = self.limits.timeout {
+                if self.start.elapsed() >= t {
+                    return Some(Limit::Time(t));
+                }
+            }
+        }
+        None
+    }
+
+    /// Plays the safe moves of a new position, then stores it and lists its
+    /// moves (or reports it won, or seen before).
+    fn enter(&mut self, st: &mut State) -> Enter {
+        let a0 = self.autos.len();
+        self.play_safe_moves(st);
+        if self.game.is_won(st) {
+            return Enter::Won;
+        }
+        match self.table.insert(fingerprint(self.game, st)) {
+            Insert::New => {}
+            r => {
+                while self.autos.len() > a0 {
+                    let (m, u) = self.autos.pop().expect("len checked");
+                    self.game.undo(st, m, u);
+                }
+                if r == Insert::Full {
+                    return Enter::Full;
+                }
+                self.stats.hits += 1;
+                return Enter::Seen;
+            }
+        }
+        let mut moves = SmallVec::new();
+        self.generate(st, &mut moves);
+        Enter::Open(Frame {
+            moves,
+            next: 0,
+            autos_start: a0,
+            autos_end: self.autos.len(),
+            cur: None,
+        })
+    }
+
+    /// The winning line: every frame's safe moves and chosen move, with K+
+    /// plays expanded into the stock turns they stand for.
+    fn solution(&self, stack: &[Frame]) -> Vec<Move> {
+        let g = self.game;
+        let mut st = g.initial();
+        let mut out = Vec::new();
+        let play = |st: &mut State, m: Move, out: &mut Vec<Move>| {
+            g.play(st, m);
+            out.push(m);
+        };
+        for f in stack {
+            for &(m, _) in &self.autos[f.autos_start..f.autos_end] {
+                play(&mut st, m, &mut out);
+            }
+            if let Some((sm, _, _)) = f.cur {
+                if let Some(t) = sm.talon {
+                    for m in g.stock_moves_between(&st, t) {
+                        play(&mut st, m, &mut out);
+                    }
+                }
+                play(&mut st, sm.mv, &mut out);
+            }
+        }
+        // The safe moves of the final (won) position.
+        let last = stack.last().map_or(0, |f| f.autos_end);
+        for &(m, _) in &self.autos[last..] {
+            play(&mut st, m, &mut out);
+        }
+        debug_assert!(g.is_won(&st));
+        out
+    }
+
+    /// Plays provably safe foundation moves until none is left.
+    fn play_safe_moves(&mut self, st: &mut State) {
+        let g = self.game;
+        let rules = g.rules();
+        if rules.worrying_back {
+            return;
+        }
+        let empty_ok = match rules.stock {
+            Stock::ToTableau {
+                only_when_no_empty: true,
+            } => false,
+            _ => match rules.empty_space {
+                EmptySpace::Any => true,
+                _ => g.reserve(st).is_empty(),
+            },
+        };
+        let draw1 = matches!(rules.stock, Stock::ToWaste { draw: 1, .. });
+        'again: loop {
+            for p in 0..rules.piles as usize {
+                let cs = g.pile(st, p);
+                if let Some(&c) = cs.last() {
+                    if cs.len() == 1 && !empty_ok {
+                        continue;
+                    }
+                    if let Some(f) = g.foundation_for(st, c) {
+                        if safe_to_found(g, st, c) {
+                            let m = Move::Play {
+                                from: Loc::Tableau(p as u8),
+                                to: Loc::Foundation(f),
+                                count: 1,
+                                card: c,
+                            };
+                            let u = g.play(st, m);
+                            self.autos.push((m, u));
+                            self.stats.auto_moves += 1;
+                            continue 'again;
+                        }
+                    }
+                }
+            }
+            if draw1 {
+                if let Some(c) = g.waste_top(st) {
+                    if let Some(f) = g.foundation_for(st, c) {
+                        if safe_to_found(g, st, c) {
+                            let m = Move::Play {
+                                from: Loc::Waste,
+                                to: Loc::Foundation(f),
+                                count: 1,
+                                card: c,
+                            };
+                            let u = g.play(st, m);
+                            self.autos.push((m, u));
+                            self.stats.auto_moves += 1;
+                            continue 'again;
+                        }
+                    }
+                }
+            }
+            break;
+        }
+    }
+
+    /// The search moves of a position, best first.
+    fn generate(&self, st: &State, out: &mut SmallVec<[SMove; 32]>) {
+        let g = self.game;
+        let rules = g.rules();
+        let to_waste = matches!(rules.stock, Stock::ToWaste { .. });
+        let inter = piles_interchangeable(g, st);
+        let piles = rules.piles as usize;
+        let first_empty = (0..piles).find(|&p| g.pile(st, p).is_empty());
+        let reserve_len = g.reserve(st).len();
+        for mv in g.legal_moves(st) {
+            let score = match mv {
+                Move::Deal | Move::Redeal if to_waste => continue,
+                Move::Deal => 5,
+                Move::Redeal => continue,
+                Move::ChooseBase(_) => 0,
+                Move::Play {
+                    from: Loc::Waste, ..
+                } if to_waste => continue,
+                Move::Play {
+                    from, to, count, ..
+                } => {
+                    if let (Loc::Tableau(q), true) = (to, inter) {
+                        // One of several empty spaces stands for all of them.
+                        if g.pile(st, q as usize).is_empty() && Some(q as usize) != first_empty {
+                            continue;
+                        }
+                    }
+                    match (from, to) {
+                        (_, Loc::Foundation(_)) => 100 + if from == Loc::Reserve { 10 } else { 0 },
+                        (Loc::Reserve, _) => 60,
+                        (Loc::Tableau(p), Loc::Tableau(q)) => {
+                            let p = p as usize;
+                            let len = g.pile(st, p).len();
+                            // A whole pile into an empty space changes
+                            // nothing while piles are interchangeable.
+                            if inter
+                                && count as usize == len
+                                && g.pile(st, q as usize).is_empty()
+                                && g.face_down(st, p) == 0
+                            {
+                                continue;
+                            }
+                            if count as usize == len
+                                && reserve_len > 0
+                                && rules.empty_space != EmptySpace::Any
+                            {
+                                55 // empties a pile, which the reserve fills
+                            } else {
+                                20
+                            }
+                        }
+                        (Loc::Foundation(_), _) => 0,
+                        _ => 10,
+                    }
+                }
+            };
+            out.push(SMove {
+                mv,
+                talon: None,
+                score,
+            });
+        }
+        if to_waste {
+            let mut reach = SmallVec::new();
+            g.waste_reach(st, &mut reach);
+            for r in &reach {
+                let talon = if r.turns == 0 {
+                    None
+                } else {
+                    Some((r.pos, r.passes))
+                };
+                let c = r.card;
+                let base = 30 - (r.turns.min(20) as i16);
+                if let Some(f) = g.foundation_for(st, c) {
+                    out.push(SMove {
+                        mv: Move::Play {
+                            from: Loc::Waste,
+                            to: Loc::Foundation(f),
+                            count: 1,
+                            card: c,
+                        },
+                        talon,
+                        score: base + 70,
+                    });
+                }
+                let space_ok = g.space_accepts(st, Loc::Waste);
+                for q in 0..piles {
+                    let ok = match g.pile(st, q).last() {
+                        Some(&t) => g.builds(c, t),
+                        None => space_ok && (!inter || Some(q) == first_empty),
+                    };
+                    if ok {
+                        out.push(SMove {
+                            mv: Move::Play {
+                                from: Loc::Waste,
+                                to: Loc::Tableau(q as u8),
+                                count: 1,
+                                card: c,
+                            },
+                            talon,
+                            score: base,
+                        });
+                    }
+                }
+            }
+        }
+        out.sort_by_key(|m| -m.score);
+    }
+}
+
+/// Whether moving `c` (the next card of its foundation) up now can never
+/// cost a win.
+///
+/// Proof sketch. Suppose no card that could ever be built on `c` in the
+/// tableau is left outside the foundations (all copies of the cards one
+/// rank below `c` in the colours or suits the build rule allows, counting
+/// a King below an Ace when Kings go on Aces), and cards never leave the
+/// foundations (no worrying back; the caller checks). Take any winning
+/// line from the position with `c` still down, and delete from it every
+/// move of `c` alone, cutting `c` from the top of any run it moves with.
+/// Nothing is ever put on `c` by building, so `c` is always the top card
+/// of its pile or alone on the waste top; every other card's position and
+/// every other move's legality are unchanged, with these caveats, which the
+/// caller rules out: the reserve filling a space that `c`'s removal empties
+/// (it would fill with a different card than in the winning line), a
+/// to-tableau stock that may not be dealt while a pile is empty, and taking
+/// `c` off a draw-3 waste (which shifts the cards later turns show; the
+/// trap Wolter's solver fell into). A pile emptied early is otherwise only
+/// an extra option. So the edited line wins from the position with `c` up.
+pub fn safe_to_found(g: &Game, st: &State, c: Card) -> bool {
+    let rules = g.rules();
+    let Some(base) = g.base(st) else { return false };
+    let ranks = rules.ranks;
+    let r = c.rank().index();
+    let below = if r == 0 {
+        if !rules.tableau_wrap {
+            return true;
+        }
+        ranks - 1
+    } else {
+        r - 1
+    };
+    let rel = (below + ranks - base.index()) % ranks;
+    let builder_on_foundations = |s: usize| {
+        let d = rules.decks as usize;
+        (s * d..s * d + d).all(|f| g.foundation_height(st, f) > rel)
+    };
+    match rules.build {
+        Build::AltColour => (0..4)
+            .filter(|&s| (s >= 2) != c.is_red())
+            .all(builder_on_foundations),
+        Build::Suit => builder_on_foundations(c.suit().index()),
+        Build::AnySuit => (0..4).all(builder_on_foundations),
+    }
+}

@@ -1,0 +1,166 @@
+//! The transposition table: a set of 128-bit position fingerprints in one
+//! open-addressed array, sized in bytes.
+//!
+//! Each stored position costs 16 bytes (one `u128`; Solvitaire's cache
+//! costs about 300). The table starts small and doubles; it never grows
+//! past its byte budget, counting the old and the new array both alive
+//! while it grows. When it is full the search stops UNKNOWN, never out of
+//! memory.
+
+/// Outcome of an insertion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Insert {
+    New,
+    Present,
+    /// The table is at its budget and too full to take more.
+    Full,
+}
+
+pub struct FingerprintSet {
+    slots: Vec<u128>,
+    len: usize,
+    max_slots: usize,
+}
+
+const ENTRY: usize = std::mem::size_of::<u128>();
+const _: () = assert!(ENTRY == 16);
+const MIN_SLOTS: usize = 1 << 14;
+
+impl FingerprintSet {
+    /// A set whose arrays never take more than `budget` bytes together.
+    pub fn with_budget(budget: usize) -> FingerprintSet {
+        // Growing from n to 2n slots holds both arrays, 3n·16 bytes; so the
+        // largest table is the largest MIN_SLOTS·2^k with 1.5 of it in budget.
+        let mut max_slots = MIN_SLOTS;
+        while max_slots * 2 * ENTRY * 3 / 2 <= budget {
+            max_slots *= 2;
+        }
+        FingerprintSet {
+            slots: vec![0; MIN_SLOTS.min(max_slots)],
+            len: 0,
+            max_slots,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Bytes held by the table now.
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * ENTRY
+    }
+
+    /// Bytes the table may reach (including the transient copy while it
+    /// grows).
+    pub fn budget_bytes(&self) -> usize {
+        self.max_slots * ENTRY * 3 / 2
+    }
+
+    #[inline]
+    fn home(fp: u128, n: usize) -> usize {
+        // Multiply-shift range reduction on the high 64 bits.
+        (((fp >> 64) as u64 as u128 * n as u128) >> 64) as usize
+    }
+
+    /// Inserts `fp` (0 is mapped to 1: 0 marks an empty slot).
+    pub fn insert(&mut self, fp: u128) -> Insert {
+        let fp = fp.max(1);
+        if (self.len + 1) * 4 > self.slots.len() * 3 {
+            if self.slots.len() < self.max_slots {
+                self.grow();
+            } else if (self.len + 1) * 10 > self.slots.len() * 9 {
+                return if self.contains(fp) {
+                    Insert::Present
+                } else {
+                    Insert::Full
+                };
+            }
+        }
+        let n = self.slots.len();
+        let mut i = Self::home(fp, n);
+        loop {
+            let s = self.slots[i];
+            if s == 0 {
+                self.slots[i] = fp;
+                self.len += 1;
+                return Insert::New;
+            }
+            if s == fp {
+                return Insert::Present;
+            }
+            i += 1;
+            if i == n {
+                i = 0;
+            }
+        }
+    }
+
+    pub fn contains(&self, fp: u128) -> bool {
+        let fp = fp.max(1);
+        let n = self.slots.len();
+        let mut i = Self::home(fp, n);
+        loop {
+            let s = self.slots[i];
+            if s == 0 {
+                return false;
+            }
+            if s == fp {
+                return true;
+            }
+            i += 1;
+            if i == n {
+                i = 0;
+            }
+        }
+    }
+
+    fn grow(&mut self) {
+        let n = self.slots.len() * 2;
+        let old = std::mem::replace(&mut self.slots, vec![0; n]);
+        for fp in old.into_iter().filter(|&f| f != 0) {
+            let mut i = Self::home(fp, n);
+            while self.slots[i] != 0 {
+                i += 1;
+                if i == n {
+                    i = 0;
+                }
+            }
+            self.slots[i] = fp;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inserts_grow_and_fill_up_within_budget() {
+        let mut t = FingerprintSet::with_budget(1 << 20); // 1 MiB
+        let mut x = 0x1234_5678_9abc_def0_u128;
+        let mut n = 0usize;
+        loop {
+            x = x
+                .wrapping_mul(0x2545_F491_4F6C_DD1D_2545_F491_4F6C_DD1D)
+                .wrapping_add(1442695040888963407);
+            match t.insert(x) {
+                Insert::New => n += 1,
+                Insert::Present => panic!("spurious duplicate"),
+                Insert::Full => break,
+            }
+            assert_eq!(t.insert(x), Insert::Present);
+            assert!(t.bytes() <= 1 << 20);
+        }
+        assert_eq!(n, t.len());
+        // 1 MiB / 24 bytes = 43690 slots; the largest doubling below is
+        // 32768, 90 % of which fill.
+        assert_eq!(t.bytes(), 32768 * 16);
+        assert_eq!(n, 32768 * 9 / 10);
+        assert!(t.budget_bytes() <= 1 << 20);
+    }
+}

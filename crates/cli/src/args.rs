@@ -40,6 +40,26 @@ pub enum Command {
         #[command(flatten)]
         game: GameArgs,
     },
+    /// Decide whether a deal can be won: WON with a checked move list, LOST (proven), or UNKNOWN with the limit that stopped the search.
+    ///
+    /// Exit code: 0 WON, 3 LOST, 4 UNKNOWN (1 for errors, 2 for bad arguments).
+    #[command(
+        after_help = "Examples:\n  demon solve canfield 1\n  demon solve canfield --pysolfc 123456 --rules pysolfc --show-positions\n  demon solve superior-canfield 7 --timeout 30 --max-memory 8G\n  demon solve canfield 5 --group-moves any --format json\n\nExit code: 0 WON, 3 LOST, 4 UNKNOWN, 1 error, 2 bad arguments."
+    )]
+    Solve {
+        #[command(flatten)]
+        game: GameArgs,
+        #[command(flatten)]
+        deal: DealArgs,
+        #[command(flatten)]
+        limits: LimitArgs,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = OutFormat::Text)]
+        format: OutFormat,
+        /// Print the table after every move of a win.
+        #[arg(long)]
+        show_positions: bool,
+    },
     /// Print the layout of a deal, so a person can lay it out on a table.
     #[command(
         after_help = "Examples:\n  demon deal canfield 1\n  demon deal canfield --pysolfc 1 --rules pysolfc\n  demon deal double-easthaven --pysolfc 12345678901234567890 --format json\n  demon deal canfield 7 --format solvitaire > deal.json\n  demon deal canfield --file deal.json\n\nText format: one `key: cards` line each for foundations, reserve (bottom to top), tableau (piles separated by |, each bottom to top, face-down cards in parentheses), stock (next card first) and waste (bottom to top); # starts a comment. See README.md."
@@ -53,6 +73,72 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = DealFormat::Text)]
         format: DealFormat,
     },
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutFormat {
+    /// Human-readable.
+    Text,
+    /// JSON, with the same content.
+    Json,
+}
+
+/// Search limits.
+#[derive(Args, Debug)]
+pub struct LimitArgs {
+    /// Stop (UNKNOWN) after expanding this many positions.
+    #[arg(long, value_name = "N", help_heading = "Limits")]
+    pub max_nodes: Option<u64>,
+    /// Memory for the search, e.g. 4G, 512M, 1.5GiB (default 4G). The search stays inside it and ends UNKNOWN when it is used up.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, default_value = "4G", help_heading = "Limits")]
+    pub max_memory: usize,
+    /// Stop (UNKNOWN) after this many seconds.
+    #[arg(long, value_name = "SECS", value_parser = parse_secs, help_heading = "Limits")]
+    pub timeout: Option<f64>,
+}
+
+impl LimitArgs {
+    pub fn limits(&self) -> demon_solver::Limits {
+        demon_solver::Limits {
+            max_nodes: self.max_nodes,
+            max_memory: self.max_memory,
+            timeout: self.timeout.map(std::time::Duration::from_secs_f64),
+        }
+    }
+}
+
+/// Parses `4G`, `512M`, `1.5GiB`, `100000` (bytes).
+pub fn parse_size(s: &str) -> Result<usize, String> {
+    let t = s.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let v: f64 = num
+        .parse()
+        .map_err(|_| format!("'{s}' is not a size (e.g. 4G, 512M, 1.5GiB)"))?;
+    let mul: f64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1.0,
+        "k" | "kb" | "kib" => 1024.0,
+        "m" | "mb" | "mib" => 1024.0 * 1024.0,
+        "g" | "gb" | "gib" => 1024.0 * 1024.0 * 1024.0,
+        "t" | "tb" | "tib" => 1024.0 * 1024.0 * 1024.0 * 1024.0,
+        u => return Err(format!("'{u}' is not a size unit (use K, M, G or T)")),
+    };
+    let bytes = v * mul;
+    if bytes < (1 << 20) as f64 {
+        return Err(format!(
+            "{s} is too little memory for a search; give at least 1M"
+        ));
+    }
+    Ok(bytes as usize)
+}
+
+fn parse_secs(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v > 0.0 && v.is_finite() => Ok(v),
+        _ => Err(format!("'{s}' is not a positive number of seconds")),
+    }
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -416,5 +502,23 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("'Z' is not first-card or a rank"), "{e}");
+        let e = Cli::try_parse_from(["demon", "solve", "canfield", "1", "--max-memory", "lots"])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("'lots' is not a size"), "{e}");
+        let e = Cli::try_parse_from(["demon", "solve", "canfield", "1", "--timeout", "0"])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("not a positive number of seconds"), "{e}");
+    }
+
+    #[test]
+    fn sizes_parse() {
+        assert_eq!(parse_size("4G"), Ok(4 << 30));
+        assert_eq!(parse_size("512M"), Ok(512 << 20));
+        assert_eq!(parse_size("1.5GiB"), Ok(3 << 29));
+        assert_eq!(parse_size("2097152"), Ok(2 << 20));
+        assert!(parse_size("10").is_err());
+        assert!(parse_size("4X").is_err());
     }
 }

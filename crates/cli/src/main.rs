@@ -2,6 +2,7 @@
 //! error chain and picks the exit code. All the work is in `demon-core`.
 
 mod args;
+mod solve;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -92,6 +93,31 @@ fn run(cli: Cli) -> Result<ExitCode> {
             for (k, v) in rules.options() {
                 writeln!(out, "  --{k:<20} {v}")?;
             }
+        }
+        Command::Solve {
+            game,
+            deal,
+            limits,
+            format,
+            show_positions,
+        } => {
+            let rules = game.rules()?;
+            let d = deal.load(&game, &rules)?;
+            if let Some(n) = &d.note {
+                eprintln!("{n}");
+            }
+            let title = format!("{}, {}", game.game.title(), d.source);
+            let code = solve::run(
+                &mut out,
+                &rules,
+                &d.layout,
+                &title,
+                &limits.limits(),
+                format,
+                show_positions,
+            )?;
+            out.flush()?;
+            return Ok(code);
         }
         Command::Deal { game, deal, format } => {
             let rules = game.rules()?;

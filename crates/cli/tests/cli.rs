@@ -166,3 +166,50 @@ fn bad_input_gives_clear_errors() {
         "\"holes\"",
     );
 }
+
+#[test]
+fn solve_reports_each_verdict_with_its_exit_code() {
+    // Canfield seed 1 is won, seed 3 lost (both pinned in the solver's
+    // regression tests too); a 10-node limit leaves seed 1 unknown.
+    let o = demon(&["solve", "canfield", "1"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let s = stdout(&o);
+    assert!(s.contains("\nWON in "), "{s}");
+    assert!(s.contains("\n 1. "), "{s}");
+    let o = demon(&["solve", "canfield", "3"]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(stdout(&o).contains("LOST: every reachable position was explored"));
+    let o = demon(&["solve", "canfield", "1", "--max-nodes", "10"]);
+    assert_eq!(o.status.code(), Some(4));
+    assert!(stdout(&o).contains("UNKNOWN: the search stopped at the node limit (10 nodes)"));
+    let o = demon(&[
+        "solve",
+        "canfield",
+        "1",
+        "--format",
+        "json",
+        "--show-positions",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["verdict"], "won");
+    assert!(v["stats"]["nodes"].as_u64().unwrap() > 0);
+    assert!(!v["steps"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn solve_output_is_a_line_a_person_can_follow() {
+    // Each step's moves, replayed by the checker from the deal, win it.
+    let o = demon(&[
+        "solve",
+        "canfield",
+        "--pysolfc",
+        "1",
+        "--rules",
+        "pysolfc",
+        "--show-positions",
+    ]);
+    let s = stdout(&o);
+    assert!(s.contains(" → foundation"), "{s}");
+    assert!(s.contains("turn stock ×"), "{s}");
+    assert!(s.contains("      tableau 1: "), "{s}");
+}

@@ -9,12 +9,13 @@
 //! hashes are sorted before the final hash, so permuted tableaux are one
 //! position. The two copies of a card are already one value in the state.
 //!
-//! Collisions: the table stores fingerprints only, so two different
-//! positions with one fingerprint would make the second look visited and
-//! could turn a win into a wrong LOST. Treating XXH3-128 as a random
-//! function, the chance of any collision among n stored positions is at
-//! most n²/2¹²⁹: for n = 10⁹ (16 GB of table) that is below 1.5·10⁻²¹ per
-//! deal, and below 10⁻¹⁴ over 10⁷ deals. A WON verdict never rests on the
+//! Collisions: the table stores fingerprints only (120 of the 128 bits; the
+//! low byte holds the redeals made), so two different positions with one
+//! fingerprint would make the second look visited and could turn a win
+//! into a wrong LOST. Treating XXH3-128 as a random function, the chance of
+//! any collision among n stored positions is at most n²/2¹²¹: for n = 10⁹
+//! (16 GB of table) that is below 4·10⁻¹⁹ per deal, and below 4·10⁻¹² over
+//! 10⁷ such deals. A WON verdict never rests on the
 //! table (its move list is replayed by the independent checker).
 
 use demon_core::{Game, State};
@@ -41,7 +42,10 @@ pub fn fingerprint(game: &Game, st: &State) -> u128 {
     buf[n] = game.base(st).map_or(0xFF, |r| r.index());
     buf[n + 1] = game.reserve(st).len() as u8;
     buf[n + 2] = pos;
-    buf[n + 3] = passes;
+    // Redeals made are not part of the key: the table keeps, per position,
+    // the fewest seen (see `FingerprintSet::insert_level`).
+    let _ = passes;
+    buf[n + 3] = 0;
     n += 4;
     buf[n..n + 16].copy_from_slice(&game.talon_gone_bits(st).to_le_bytes());
     n += 16;

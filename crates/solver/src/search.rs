@@ -296,7 +296,8 @@ impl<'g> Searcher<'g> {
         if self.game.is_won(st) {
             return Enter::Won;
         }
-        match self.table.insert(fingerprint(self.game, st)) {
+        let level = self.game.talon_state(st).1;
+        match self.table.insert_level(fingerprint(self.game, st), level) {
             Insert::New => {}
             r => {
                 while self.autos.len() > a0 {

@@ -67,17 +67,30 @@ impl FingerprintSet {
         (((fp >> 64) as u64 as u128 * n as u128) >> 64) as usize
     }
 
-    /// Inserts `fp` (0 is mapped to 1: 0 marks an empty slot).
-    pub fn insert(&mut self, fp: u128) -> Insert {
-        let fp = fp.max(1);
+    /// Inserts position `fp` reached with `level` (redeals made). Only the
+    /// high 120 bits of `fp` identify the position; the low byte stores the
+    /// lowest level seen. A position seen before at the same or a lower
+    /// level is `Present`: with fewer redeals used, every line open to the
+    /// new arrival was open to the earlier one (which the search explored,
+    /// or is exploring above it), so it is dominated. At a lower level than
+    /// before it is `New` and the level is lowered.
+    pub fn insert_level(&mut self, fp: u128, level: u8) -> Insert {
+        let mut key = fp & !0xFF;
+        if key == 0 {
+            key = 1 << 8; // 0 marks an empty slot
+        }
+        let fp = key | level as u128;
         if (self.len + 1) * 4 > self.slots.len() * 3 {
             if self.slots.len() < self.max_slots {
                 self.grow();
             } else if (self.len + 1) * 10 > self.slots.len() * 9 {
-                return if self.contains(fp) {
-                    Insert::Present
-                } else {
-                    Insert::Full
+                return match self.find(key) {
+                    Some(i) if (self.slots[i] & 0xFF) as u8 <= level => Insert::Present,
+                    Some(i) => {
+                        self.slots[i] = fp;
+                        Insert::New
+                    }
+                    None => Insert::Full,
                 };
             }
         }
@@ -90,8 +103,12 @@ impl FingerprintSet {
                 self.len += 1;
                 return Insert::New;
             }
-            if s == fp {
-                return Insert::Present;
+            if s & !0xFF == key {
+                if (s & 0xFF) as u8 <= level {
+                    return Insert::Present;
+                }
+                self.slots[i] = fp;
+                return Insert::New;
             }
             i += 1;
             if i == n {
@@ -100,23 +117,36 @@ impl FingerprintSet {
         }
     }
 
-    pub fn contains(&self, fp: u128) -> bool {
-        let fp = fp.max(1);
+    fn find(&self, key: u128) -> Option<usize> {
         let n = self.slots.len();
-        let mut i = Self::home(fp, n);
+        let mut i = Self::home(key, n);
         loop {
             let s = self.slots[i];
             if s == 0 {
-                return false;
+                return None;
             }
-            if s == fp {
-                return true;
+            if s & !0xFF == key {
+                return Some(i);
             }
             i += 1;
             if i == n {
                 i = 0;
             }
         }
+    }
+
+    /// Inserts `fp` at level 0.
+    pub fn insert(&mut self, fp: u128) -> Insert {
+        self.insert_level(fp, 0)
+    }
+
+    /// Whether position `fp` is stored (at any level).
+    pub fn contains(&self, fp: u128) -> bool {
+        let mut key = fp & !0xFF;
+        if key == 0 {
+            key = 1 << 8;
+        }
+        self.find(key).is_some()
     }
 
     fn grow(&mut self) {
@@ -140,6 +170,24 @@ mod tests {
     use super::*;
 
     #[test]
+    fn lower_levels_reopen_a_position() {
+        let mut t = FingerprintSet::with_budget(1 << 20);
+        let fp = 0xDEAD_BEEF_0000_0000_0000_0000_0000_0042u128;
+        assert_eq!(t.insert_level(fp, 2), Insert::New);
+        assert_eq!(t.insert_level(fp, 2), Insert::Present);
+        assert_eq!(t.insert_level(fp, 3), Insert::Present);
+        assert_eq!(
+            t.insert_level(fp ^ 0x17, 1),
+            Insert::New,
+            "the low byte is not part of the key"
+        );
+        assert_eq!(t.insert_level(fp, 2), Insert::Present);
+        assert_eq!(t.len(), 1);
+        assert_eq!(t.insert_level(fp ^ (1 << 100), 5), Insert::New);
+        assert_eq!(t.len(), 2);
+    }
+
+    #[test]
     fn inserts_grow_and_fill_up_within_budget() {
         let mut t = FingerprintSet::with_budget(1 << 20); // 1 MiB
         let mut x = 0x1234_5678_9abc_def0_u128;
@@ -154,6 +202,7 @@ mod tests {
                 Insert::Full => break,
             }
             assert_eq!(t.insert(x), Insert::Present);
+            assert!(t.contains(x));
             assert!(t.bytes() <= 1 << 20);
         }
         assert_eq!(n, t.len());

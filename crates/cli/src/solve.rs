@@ -1,0 +1,281 @@
+//! `demon solve`: runs the solver and writes its answer for a person (a
+//! numbered move list to follow on a real table or in PySolFC) or as JSON.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use demon_core::{Game, Layout, Loc, Move, Rules, State};
+use demon_solver::{solve, Outcome, Verdict};
+use serde_json::json;
+
+use crate::args::OutFormat;
+
+/// Exit codes of `demon solve`.
+pub const EXIT_WON: u8 = 0;
+pub const EXIT_LOST: u8 = 3;
+pub const EXIT_UNKNOWN: u8 = 4;
+
+/// One numbered step: stock turns that lead to a play, and the play.
+struct Step {
+    moves: Vec<Move>,
+    text: String,
+    position: Option<String>,
+}
+
+fn place(l: Loc) -> String {
+    match l {
+        Loc::Waste => "waste".into(),
+        Loc::Reserve => "reserve".into(),
+        Loc::Tableau(p) => format!("tableau {}", p + 1),
+        Loc::Foundation(_) => "foundation".into(),
+    }
+}
+
+/// What a single move does, in words, and what it forces.
+fn describe(game: &Game, before: &State, after: &State, mv: Move) -> String {
+    match mv {
+        Move::Deal => match game.rules().stock {
+            demon_core::rules::Stock::ToTableau { .. } => "deal a card onto every pile".into(),
+            demon_core::rules::Stock::ToWaste { .. } => "turn stock".into(),
+        },
+        Move::Redeal => "redeal (turn the waste over)".into(),
+        Move::ChooseBase(i) => {
+            let c = game.selection()[i as usize];
+            format!("choose {c} as the base card")
+        }
+        Move::Play {
+            from,
+            to,
+            count,
+            card,
+        } => {
+            let what = if count > 1 {
+                let pile = if let Loc::Tableau(p) = from {
+                    game.pile(before, p as usize)
+                } else {
+                    &[]
+                };
+                let top = pile.last().map(|c| c.to_string()).unwrap_or_default();
+                format!("{card}…{top} ({count} cards)")
+            } else {
+                card.to_string()
+            };
+            let mut s = format!("{} {what} → {}", place(from), place(to));
+            if let Loc::Tableau(p) = from {
+                let p = p as usize;
+                let was = game.pile(before, p).len();
+                if game.face_down(after, p) < game.face_down(before, p) {
+                    s.push_str(&format!(
+                        " (turns up {})",
+                        game.pile(after, p).last().expect("flipped card")
+                    ));
+                } else if was == count as usize && !game.pile(after, p).is_empty() {
+                    s.push_str(&format!(
+                        " (space filled from the reserve: {})",
+                        game.pile(after, p)[0]
+                    ));
+                }
+            }
+            s
+        }
+    }
+}
+
+/// Groups a solution into steps: runs of stock turns join the play after.
+fn steps(game: &Game, moves: &[Move], show_positions: bool) -> Vec<Step> {
+    let mut st = game.initial();
+    let mut out = Vec::new();
+    let mut turns: Vec<Move> = Vec::new();
+    let waste_stock = matches!(game.rules().stock, demon_core::rules::Stock::ToWaste { .. });
+    for (i, &mv) in moves.iter().enumerate() {
+        let before = st.clone();
+        game.play(&mut st, mv);
+        if waste_stock && matches!(mv, Move::Deal | Move::Redeal) && i + 1 < moves.len() {
+            turns.push(mv);
+            continue;
+        }
+        let mut text = String::new();
+        if !turns.is_empty() {
+            // "turn stock ×3; redeal; turn stock ×2"
+            let mut parts: Vec<String> = Vec::new();
+            let mut k = 0;
+            for t in &turns {
+                match t {
+                    Move::Deal => k += 1,
+                    _ => {
+                        if k > 0 {
+                            parts.push(format!("turn stock ×{k}"));
+                            k = 0;
+                        }
+                        parts.push("redeal".into());
+                    }
+                }
+            }
+            if k > 0 {
+                parts.push(format!("turn stock ×{k}"));
+            }
+            text = parts.join("; ") + "; ";
+        }
+        text.push_str(&describe(game, &before, &st, mv));
+        let mut ms = std::mem::take(&mut turns);
+        ms.push(mv);
+        let position = show_positions.then(|| position_text(game, &st));
+        out.push(Step {
+            moves: ms,
+            text,
+            position,
+        });
+    }
+    out
+}
+
+fn position_text(game: &Game, st: &State) -> String {
+    let p = game.position(st);
+    let mut s = String::new();
+    let found: Vec<String> = (0..game.rules().foundations())
+        .filter_map(|f| game.foundation_top(st, f).map(|c| c.to_string()))
+        .collect();
+    s.push_str(&format!(
+        "      foundations: {}\n",
+        if found.is_empty() {
+            "-".into()
+        } else {
+            found.join(" ")
+        }
+    ));
+    if game.rules().reserve > 0 {
+        s.push_str(&format!(
+            "      reserve: {} card(s){}\n",
+            p.reserve.len(),
+            p.reserve
+                .last()
+                .map(|c| format!(", top {c}"))
+                .unwrap_or_default()
+        ));
+    }
+    for (i, pile) in p.tableau.iter().enumerate() {
+        let cards: Vec<String> = pile
+            .cards
+            .iter()
+            .enumerate()
+            .map(|(j, c)| {
+                if j < pile.face_down {
+                    format!("({c})")
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect();
+        s.push_str(&format!("      tableau {}: {}\n", i + 1, cards.join(" ")));
+    }
+    s.push_str(&format!(
+        "      waste: {} card(s){}; stock: {} card(s)\n",
+        p.waste.len(),
+        p.waste
+            .last()
+            .map(|c| format!(", top {c}"))
+            .unwrap_or_default(),
+        p.stock.len()
+    ));
+    s
+}
+
+fn move_json(m: Move) -> serde_json::Value {
+    let loc = |l: Loc| match l {
+        Loc::Waste => json!("waste"),
+        Loc::Reserve => json!("reserve"),
+        Loc::Tableau(p) => json!(format!("tableau {}", p + 1)),
+        Loc::Foundation(_) => json!("foundation"),
+    };
+    match m {
+        Move::Deal => json!({"kind": "deal"}),
+        Move::Redeal => json!({"kind": "redeal"}),
+        Move::ChooseBase(i) => json!({"kind": "choose-base", "index": i}),
+        Move::Play {
+            from,
+            to,
+            count,
+            card,
+        } => {
+            json!({"kind": "play", "from": loc(from), "to": loc(to), "count": count, "card": card.to_string()})
+        }
+    }
+}
+
+pub fn run(
+    out: &mut impl Write,
+    rules: &Rules,
+    layout: &Layout,
+    title: &str,
+    limits: &demon_solver::Limits,
+    format: OutFormat,
+    show_positions: bool,
+) -> Result<ExitCode> {
+    let Outcome { verdict, stats } = solve(rules, layout, limits)?;
+    let game = Game::new(rules, layout)?;
+    let (word, code) = match &verdict {
+        Verdict::Won(_) => ("WON", EXIT_WON),
+        Verdict::Lost => ("LOST", EXIT_LOST),
+        Verdict::Unknown(_) => ("UNKNOWN", EXIT_UNKNOWN),
+    };
+    let steps = match &verdict {
+        Verdict::Won(m) => steps(&game, m, show_positions),
+        _ => Vec::new(),
+    };
+    let secs = stats.elapsed.as_secs_f64();
+    match format {
+        OutFormat::Text => {
+            writeln!(out, "{title}")?;
+            match &verdict {
+                Verdict::Won(m) => writeln!(out, "WON in {} steps ({} moves); the move list was replayed by the independent checker.", steps.len(), m.len())?,
+                Verdict::Lost => writeln!(out, "LOST: every reachable position was explored; this deal cannot be won.")?,
+                Verdict::Unknown(l) => writeln!(out, "UNKNOWN: the search stopped at the {l} before deciding.")?,
+            }
+            if show_positions && !steps.is_empty() {
+                writeln!(out, "   start:\n{}", position_text(&game, &game.initial()))?;
+            }
+            let w = steps.len().to_string().len();
+            for (i, s) in steps.iter().enumerate() {
+                writeln!(out, "{:>w$}. {}", i + 1, s.text)?;
+                if let Some(p) = &s.position {
+                    write!(out, "{p}")?;
+                }
+            }
+            writeln!(
+                out,
+                "nodes {}, positions stored {}, table hits {}, safe moves {}, peak memory {:.1} MiB, time {:.3} s ({:.0} nodes/s)",
+                stats.nodes,
+                stats.stored,
+                stats.hits,
+                stats.auto_moves,
+                stats.peak_memory as f64 / (1 << 20) as f64,
+                secs,
+                if secs > 0.0 { stats.nodes as f64 / secs } else { 0.0 }
+            )?;
+        }
+        OutFormat::Json => {
+            let v = json!({
+                "title": title,
+                "rules": rules.signature(),
+                "verdict": word.to_lowercase(),
+                "limit": match &verdict { Verdict::Unknown(l) => json!(l.to_string()), _ => json!(null) },
+                "steps": steps.iter().map(|s| json!({
+                    "text": s.text,
+                    "moves": s.moves.iter().map(|&m| move_json(m)).collect::<Vec<_>>(),
+                })).collect::<Vec<_>>(),
+                "stats": {
+                    "nodes": stats.nodes,
+                    "positions_stored": stats.stored,
+                    "table_hits": stats.hits,
+                    "safe_moves": stats.auto_moves,
+                    "peak_memory_bytes": stats.peak_memory,
+                    "max_depth": stats.max_depth,
+                    "seconds": secs,
+                },
+            });
+            writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
+        }
+    }
+    Ok(ExitCode::from(code))
+}

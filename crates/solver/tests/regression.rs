@@ -1,0 +1,109 @@
+//! Fixed verdicts on real (full-size) deals of every game. A change that
+//! flips one of these is a change in the rules or a bug; the wins are also
+//! replayed by the independent checker inside `solve`.
+
+use demon_core::{GameKind, Reading, Rules, Source};
+use demon_solver::{solve, Limits, Verdict};
+
+const W: bool = true;
+const L: bool = false;
+
+fn check(g: GameKind, reading: Reading, cases: &[(u64, bool)]) {
+    let rules: Rules = g.preset(reading).unwrap();
+    let limits = Limits {
+        max_nodes: Some(5_000_000),
+        max_memory: 512 << 20,
+        timeout: None,
+    };
+    for &(seed, won) in cases {
+        let out = solve(&rules, &Source::Native(seed).layout(&rules), &limits).unwrap();
+        let got = match out.verdict {
+            Verdict::Won(_) => true,
+            Verdict::Lost => false,
+            Verdict::Unknown(l) => panic!("{g} seed {seed}: undecided ({l})"),
+        };
+        assert_eq!(got, won, "{g} {reading:?} seed {seed}");
+    }
+}
+
+#[test]
+fn canfield() {
+    check(
+        GameKind::Canfield,
+        Reading::Standard,
+        &[(1, W), (2, W), (3, L), (4, L), (5, W), (6, W)],
+    );
+}
+
+#[test]
+fn superior_canfield() {
+    check(
+        GameKind::SuperiorCanfield,
+        Reading::Standard,
+        &[(4, L), (5, W), (7, W)],
+    );
+}
+
+#[test]
+fn double_canfield() {
+    check(
+        GameKind::DoubleCanfield,
+        Reading::Standard,
+        &[(1, W), (2, W), (3, W)],
+    );
+}
+
+#[test]
+fn rainbow() {
+    check(GameKind::Rainbow, Reading::Standard, &[(1, W), (3, W)]);
+}
+
+#[test]
+fn selective_canfield() {
+    check(
+        GameKind::SelectiveCanfield,
+        Reading::Standard,
+        &[(2, W), (4, W)],
+    );
+}
+
+#[test]
+fn chameleon() {
+    check(
+        GameKind::Chameleon,
+        Reading::Standard,
+        &[(1, L), (2, L), (4, L)],
+    );
+}
+
+#[test]
+fn storehouse() {
+    check(GameKind::Storehouse, Reading::Standard, &[(1, L), (2, L)]);
+}
+
+#[test]
+fn american_toad() {
+    check(
+        GameKind::AmericanToad,
+        Reading::Standard,
+        &[(4, W), (39, W)],
+    );
+}
+
+#[test]
+fn double_easthaven() {
+    check(
+        GameKind::DoubleEasthaven,
+        Reading::Standard,
+        &[(2, W), (16, W)],
+    );
+}
+
+#[test]
+fn easthaven() {
+    check(
+        GameKind::Easthaven,
+        Reading::Standard,
+        &[(2, W), (3, W), (6, L)],
+    );
+}

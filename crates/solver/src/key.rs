@@ -41,7 +41,22 @@ pub fn fingerprint(game: &Game, st: &State) -> u128 {
     let (pos, passes) = game.talon_state(st);
     buf[n] = game.base(st).map_or(0xFF, |r| r.index());
     buf[n + 1] = game.reserve(st).len() as u8;
-    buf[n + 2] = pos;
+    // With unlimited redeals, an exhausted stock is the same as a redealt
+    // one: the waste top it shows is the last card of a fresh pass, and every
+    // other card the stock can show is the same (see `Game::waste_reach`),
+    // so the two positions have the same moves to the same positions.
+    let unlimited = matches!(
+        rules.stock,
+        demon_core::rules::Stock::ToWaste {
+            redeals: demon_core::rules::Redeals::Unlimited,
+            ..
+        }
+    );
+    buf[n + 2] = if unlimited && game.stock_empty(st) {
+        0
+    } else {
+        pos
+    };
     // Redeals made are not part of the key: the table keeps, per position,
     // the fewest seen (see `FingerprintSet::insert_level`).
     let _ = passes;

@@ -9,7 +9,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use demon_core::format::{parse_any, FormatError};
 use demon_core::pysolfc::GameNumber;
 use demon_core::rules::{
-    Base, BaseChoice, Build, EmptySpace, GroupMoves, Redeals, TableauDeal, Visibility,
+    Base, BaseChoice, Build, EmptySpace, GroupMoves, Redeals, TableauDeal, TableauWrap, Visibility,
 };
 use demon_core::{Game, GameKind, Layout, Rank, Reading, RuleOverrides, Rules, Source};
 
@@ -207,6 +207,16 @@ pub enum BuildArg {
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WrapArg {
+    /// A King may go on an Ace.
+    Yes,
+    /// Nothing goes on an Ace.
+    No,
+    /// Wrap like the foundations, except onto the base rank.
+    Base,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GroupArg {
     /// One card at a time.
     Top,
@@ -280,9 +290,9 @@ pub struct GameArgs {
     /// How the tableau builds down.
     #[arg(long, value_enum, help_heading = "Rules")]
     pub build: Option<BuildArg>,
-    /// A King may go on an Ace in the tableau.
+    /// Tableau wrap: yes (a King may go on an Ace), no, or base (wrap like the foundations, except onto the base rank: Solvitaire's reading of Canfield).
     #[arg(long, value_enum, help_heading = "Rules")]
-    pub tableau_wrap: Option<YesNo>,
+    pub tableau_wrap: Option<WrapArg>,
     /// Which cards move between piles as a unit.
     #[arg(long, value_enum, help_heading = "Rules")]
     pub group_moves: Option<GroupArg>,
@@ -357,7 +367,11 @@ impl GameArgs {
                 BuildArg::Suit => Build::Suit,
                 BuildArg::AnySuit => Build::AnySuit,
             }),
-            tableau_wrap: self.tableau_wrap.map(Into::into),
+            tableau_wrap: self.tableau_wrap.map(|w| match w {
+                WrapArg::Yes => TableauWrap::KingOnAce,
+                WrapArg::No => TableauWrap::No,
+                WrapArg::Base => TableauWrap::AtBase,
+            }),
             group_moves: self.group_moves.map(|g| match g {
                 GroupArg::Top => GroupMoves::Top,
                 GroupArg::Whole => GroupMoves::Whole,

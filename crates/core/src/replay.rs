@@ -10,7 +10,7 @@
 
 use crate::card::{Card, Rank};
 use crate::deal::{Layout, LayoutPile};
-use crate::rules::{Base, Build, EmptySpace, GroupMoves, Redeals, Rules, Stock};
+use crate::rules::{Base, Build, EmptySpace, GroupMoves, Redeals, Rules, Stock, TableauWrap};
 use crate::state::{Loc, Move, Position};
 
 /// Why a move list does not replay.
@@ -89,10 +89,13 @@ impl Table {
 
     /// The card `c` may lie on `t` in the tableau.
     fn builds(&self, c: Card, t: Card) -> bool {
-        let down_one = c.rank().index() + 1 == t.rank().index()
-            || (self.rules.tableau_wrap
-                && c.rank().index() + 1 == self.rules.ranks
-                && t.rank().index() == 0);
+        let (cr, tr) = (c.rank().index(), t.rank().index());
+        let down_one = match self.rules.tableau_wrap {
+            TableauWrap::No => cr + 1 == tr,
+            TableauWrap::KingOnAce => cr + 1 == tr || (cr + 1 == self.rules.ranks && tr == 0),
+            // Like the foundations: wrap everywhere but onto the base rank.
+            TableauWrap::AtBase => (cr + 1) % self.rules.ranks == tr && Some(t.rank()) != self.base,
+        };
         down_one
             && match self.rules.build {
                 Build::AltColour => c.is_red() != t.is_red(),

@@ -66,6 +66,20 @@ pub enum Build {
     AnySuit,
 }
 
+/// How tableau building treats the ends of the ranks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TableauWrap {
+    /// Never: nothing goes on an Ace.
+    No,
+    /// A King may go on an Ace (the Canfield games of GAMES.md).
+    KingOnAce,
+    /// Ranks wrap like the foundations: a King may go on an Ace, but the
+    /// rank just below the base rank may not go on a base-rank card.
+    /// This is how a solver that renumbers ranks from the base plays
+    /// Canfield (Solvitaire's reading; with an Ace base it is `No`).
+    AtBase,
+}
+
 /// Which cards may move between tableau piles as a unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GroupMoves {
@@ -146,8 +160,8 @@ pub struct Rules {
     pub piles: u8,
     pub tableau_deal: TableauDeal,
     pub build: Build,
-    /// A King may go on an Ace in the tableau.
-    pub tableau_wrap: bool,
+    /// Whether tableau building wraps around the ranks.
+    pub tableau_wrap: TableauWrap,
     pub group_moves: GroupMoves,
     pub empty_space: EmptySpace,
     pub stock: Stock,
@@ -277,7 +291,7 @@ impl GameKind {
             piles: 4,
             tableau_deal: TableauDeal::One,
             build: Build::AltColour,
-            tableau_wrap: true,
+            tableau_wrap: TableauWrap::KingOnAce,
             group_moves: GroupMoves::Whole,
             empty_space: EmptySpace::ReserveThenAny,
             stock: Stock::ToWaste {
@@ -297,7 +311,7 @@ impl GameKind {
             piles: 7,
             tableau_deal: TableauDeal::ThreeTwoDown,
             build: Build::AltColour,
-            tableau_wrap: false,
+            tableau_wrap: TableauWrap::No,
             group_moves: GroupMoves::Any,
             empty_space: EmptySpace::Any,
             stock: Stock::ToTableau {
@@ -372,7 +386,7 @@ impl GameKind {
                 preplaced: true,
                 reserve_visibility: Visibility::Open,
                 piles: 5,
-                tableau_wrap: false,
+                tableau_wrap: TableauWrap::No,
                 stock: Stock::ToWaste {
                     draw: 3,
                     redeals: Redeals::Limited(2),
@@ -438,7 +452,7 @@ pub struct RuleOverrides {
     pub piles: Option<u8>,
     pub tableau_deal: Option<TableauDeal>,
     pub build: Option<Build>,
-    pub tableau_wrap: Option<bool>,
+    pub tableau_wrap: Option<TableauWrap>,
     pub group_moves: Option<GroupMoves>,
     pub empty_space: Option<EmptySpace>,
     /// `Some(true)` for a to-waste stock, `Some(false)` for to-tableau.
@@ -691,7 +705,15 @@ impl Rules {
                 }
                 .to_string(),
             ),
-            ("tableau-wrap", yn(self.tableau_wrap)),
+            (
+                "tableau-wrap",
+                match self.tableau_wrap {
+                    TableauWrap::No => "no",
+                    TableauWrap::KingOnAce => "yes",
+                    TableauWrap::AtBase => "base",
+                }
+                .to_string(),
+            ),
             (
                 "group-moves",
                 match self.group_moves {
@@ -809,10 +831,10 @@ impl Rules {
                 Build::Suit => "suit",
                 Build::AnySuit => "any suit",
             },
-            if self.tableau_wrap {
-                ", a King may go on an Ace"
-            } else {
-                ", not King on Ace"
+            match self.tableau_wrap {
+                TableauWrap::KingOnAce => ", a King may go on an Ace",
+                TableauWrap::No => ", not King on Ace",
+                TableauWrap::AtBase => ", wrapping like the foundations: a King may go on an Ace, but not the rank below the base on a base card",
             }
         ));
         out.push(format!(

@@ -19,7 +19,7 @@ use smallvec::SmallVec;
 use crate::card::{Card, Rank};
 use crate::deal::{Layout, LayoutPile};
 use crate::rules::{
-    Base, BaseChoice, Build, EmptySpace, GroupMoves, Redeals, Rules, Stock, MAX_PILES,
+    Base, BaseChoice, Build, EmptySpace, GroupMoves, Redeals, Rules, Stock, TableauWrap, MAX_PILES,
 };
 
 /// Most cards a tableau can hold: every card of two decks.
@@ -369,11 +369,13 @@ impl Game {
     }
 
     /// Whether `c` may be built on `t` in the tableau.
-    pub fn builds(&self, c: Card, t: Card) -> bool {
-        let rank_ok = c.rank().index() + 1 == t.rank().index()
-            || (self.rules.tableau_wrap
-                && t.rank() == Rank::ACE
-                && c.rank().index() + 1 == self.rules.ranks);
+    pub fn builds(&self, st: &State, c: Card, t: Card) -> bool {
+        let (cr, tr) = (c.rank().index(), t.rank().index());
+        let rank_ok = match self.rules.tableau_wrap {
+            TableauWrap::No => cr + 1 == tr,
+            TableauWrap::KingOnAce => cr + 1 == tr || (tr == 0 && cr + 1 == self.rules.ranks),
+            TableauWrap::AtBase => (cr + 1) % self.rules.ranks == tr && tr != st.base,
+        };
         rank_ok
             && match self.rules.build {
                 Build::AltColour => c.is_red() != t.is_red(),
@@ -387,7 +389,7 @@ impl Game {
         let cs = self.pile(st, p);
         let up = cs.len() - st.down[p] as usize;
         let mut k = usize::from(up > 0);
-        while k < up && self.builds(cs[cs.len() - k], cs[cs.len() - k - 1]) {
+        while k < up && self.builds(st, cs[cs.len() - k], cs[cs.len() - k - 1]) {
             k += 1;
         }
         k
@@ -426,7 +428,7 @@ impl Game {
                 continue;
             }
             let ok = match self.pile(st, q).last() {
-                Some(&t) => self.builds(c, t),
+                Some(&t) => self.builds(st, c, t),
                 None => space_ok,
             };
             if ok {

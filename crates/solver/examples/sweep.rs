@@ -3,7 +3,8 @@
 //! until `demon batch` exists.
 //!
 //! cargo run --release -p demon-solver --example sweep -- GAME FIRST LAST TIMEOUT_S [option=value ...]
-//! options: group-moves=any|whole|pile|top, empty=reserve-then-any|reserve-then-waste|any, rules=pysolfc
+//! options: group-moves=any|whole|pile|top, empty=reserve-then-any|reserve-then-waste|any,
+//! tableau-wrap=yes|no|base, rules=pysolfc
 
 use std::time::Duration;
 
@@ -30,6 +31,9 @@ fn main() {
             ("empty", "reserve-then-waste") => o.empty_space = Some(EmptySpace::ReserveThenWaste),
             ("empty", "any") => o.empty_space = Some(EmptySpace::Any),
             ("rules", "pysolfc") => reading = Reading::Pysolfc,
+            ("tableau-wrap", "base") => o.tableau_wrap = Some(demon_core::rules::TableauWrap::AtBase),
+            ("tableau-wrap", "yes") => o.tableau_wrap = Some(demon_core::rules::TableauWrap::KingOnAce),
+            ("tableau-wrap", "no") => o.tableau_wrap = Some(demon_core::rules::TableauWrap::No),
             _ => panic!("unknown option {kv}"),
         }
     }

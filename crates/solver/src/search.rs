@@ -19,7 +19,7 @@
 use std::time::{Duration, Instant};
 
 use demon_core::replay::replay;
-use demon_core::rules::{Build, EmptySpace, Stock};
+use demon_core::rules::{Build, EmptySpace, Stock, TableauWrap};
 use demon_core::{Card, Game, Layout, Loc, Move, Rules, State, Undo};
 use smallvec::SmallVec;
 
@@ -705,7 +705,7 @@ fn generate(g: &Game, st: &State, out: &mut SmallVec<[SMove; 32]>) {
             let space_ok = g.space_accepts(st, Loc::Waste);
             for q in 0..piles {
                 let ok = match g.pile(st, q).last() {
-                    Some(&t) => g.builds(c, t),
+                    Some(&t) => g.builds(st, c, t),
                     None => space_ok && (!inter || Some(q) == first_empty),
                 };
                 if ok {
@@ -750,13 +750,11 @@ pub fn safe_to_found(g: &Game, st: &State, c: Card) -> bool {
     let Some(base) = g.base(st) else { return false };
     let ranks = rules.ranks;
     let r = c.rank().index();
-    let below = if r == 0 {
-        if !rules.tableau_wrap {
-            return true;
-        }
-        ranks - 1
-    } else {
-        r - 1
+    // The rank that could be built on `c`, if any.
+    let below = match rules.tableau_wrap {
+        TableauWrap::No if r == 0 => return true,
+        TableauWrap::AtBase if r == base.index() => return true,
+        _ => (r + ranks - 1) % ranks,
     };
     let rel = (below + ranks - base.index()) % ranks;
     let builder_on_foundations = |s: usize| {

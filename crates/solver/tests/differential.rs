@@ -4,7 +4,7 @@
 //! reports has already been replayed by the independent checker inside
 //! `solve`.
 
-use demon_core::rules::{BaseChoice, Build, EmptySpace, GroupMoves, Redeals, Stock};
+use demon_core::rules::{BaseChoice, Build, EmptySpace, GroupMoves, Redeals, Stock, TableauWrap};
 use demon_core::{Game, GameKind, Reading, RuleOverrides, Rules, Source};
 use demon_solver::reference::reference_solve;
 use demon_solver::{solve, Limits, Verdict};
@@ -108,17 +108,6 @@ fn variants(g: GameKind) -> Vec<(String, Rules)> {
     }
     for w in [false, true] {
         add(
-            format!("{g} wrap {w}"),
-            small(
-                g,
-                Reading::Standard,
-                RuleOverrides {
-                    tableau_wrap: Some(w),
-                    ..d()
-                },
-            ),
-        );
-        add(
             format!("{g} worry {w}"),
             small(
                 g,
@@ -136,6 +125,19 @@ fn variants(g: GameKind) -> Vec<(String, Rules)> {
                 Reading::Standard,
                 RuleOverrides {
                     deal_only_when_no_empty: Some(!w),
+                    ..d()
+                },
+            ),
+        );
+    }
+    for w in [TableauWrap::No, TableauWrap::KingOnAce, TableauWrap::AtBase] {
+        add(
+            format!("{g} wrap {w:?}"),
+            small(
+                g,
+                Reading::Standard,
+                RuleOverrides {
+                    tableau_wrap: Some(w),
                     ..d()
                 },
             ),

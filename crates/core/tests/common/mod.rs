@@ -1,7 +1,7 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
-use demon_core::rules::{Build, EmptySpace, GroupMoves, Redeals};
+use demon_core::rules::{Build, EmptySpace, GroupMoves, Redeals, TableauWrap};
 use demon_core::{GameKind, Reading, RuleOverrides, Rules};
 
 /// A small deterministic generator (xorshift64*), so tests need no RNG crate
@@ -54,7 +54,9 @@ pub fn rule_sets() -> Vec<(String, Rules)> {
             group_moves: Some(groups[rng.below(4)]),
             empty_space: Some(empties[rng.below(3)]),
             build: Some(builds[rng.below(3)]),
-            tableau_wrap: Some(rng.below(2) == 0),
+            tableau_wrap: Some(
+                [TableauWrap::No, TableauWrap::KingOnAce, TableauWrap::AtBase][rng.below(3)],
+            ),
             worrying_back: Some(rng.below(2) == 0),
             draw: [None, Some(1), Some(3)][rng.below(3)],
             redeals: [

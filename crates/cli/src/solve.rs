@@ -155,19 +155,11 @@ fn position_text(game: &Game, st: &State) -> String {
         ));
     }
     for (i, pile) in p.tableau.iter().enumerate() {
-        let cards: Vec<String> = pile
-            .cards
-            .iter()
-            .enumerate()
-            .map(|(j, c)| {
-                if j < pile.face_down {
-                    format!("({c})")
-                } else {
-                    c.to_string()
-                }
-            })
-            .collect();
-        s.push_str(&format!("      tableau {}: {}\n", i + 1, cards.join(" ")));
+        s.push_str(&format!(
+            "      tableau {}: {}\n",
+            i + 1,
+            demon_core::format::pile_text(pile)
+        ));
     }
     s.push_str(&format!(
         "      waste: {} card(s){}; stock: {} card(s)\n",

@@ -257,24 +257,7 @@ mod tests {
     }
 
     fn piles(l: &Layout) -> String {
-        l.tableau
-            .iter()
-            .map(|p| {
-                p.cards
-                    .iter()
-                    .enumerate()
-                    .map(|(i, c)| {
-                        if i < p.face_down {
-                            format!("({c})")
-                        } else {
-                            c.to_string()
-                        }
-                    })
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
-            .collect::<Vec<_>>()
-            .join(" | ")
+        crate::format::tableau_text(&l.tableau)
     }
 
     #[test]

@@ -181,7 +181,9 @@ fn parse_pile(s: &str) -> Result<LayoutPile, String> {
     Ok(p)
 }
 
-fn pile_text(p: &LayoutPile) -> String {
+/// A pile in the text format: bottom to top, face-down cards in
+/// parentheses (`(3D) (8D) 4C`).
+pub fn pile_text(p: &LayoutPile) -> String {
     p.cards
         .iter()
         .enumerate()
@@ -194,6 +196,11 @@ fn pile_text(p: &LayoutPile) -> String {
         })
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// The tableau in the text format: piles separated by ` | `.
+pub fn tableau_text(piles: &[LayoutPile]) -> String {
+    piles.iter().map(pile_text).collect::<Vec<_>>().join(" | ")
 }
 
 /// Writes the text format, with comments explaining how to lay it out.
@@ -215,8 +222,7 @@ pub fn to_text(layout: &Layout, game: &str, title: &str) -> String {
         s.push_str(&format!("selection: {}\n", join(&layout.selection)));
     }
     if !layout.tableau.is_empty() {
-        let piles: Vec<String> = layout.tableau.iter().map(pile_text).collect();
-        s.push_str(&format!("tableau: {}\n", piles.join(" | ")));
+        s.push_str(&format!("tableau: {}\n", tableau_text(&layout.tableau)));
     }
     s.push_str(&format!("stock: {}\n", join(&layout.stock)));
     if !layout.waste.is_empty() {

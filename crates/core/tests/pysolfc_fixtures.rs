@@ -4,23 +4,9 @@
 //! `startGame` lays out for that game.
 
 use demon_core::card::join;
+use demon_core::format::tableau_text;
 use demon_core::pysolfc::GameNumber;
-use demon_core::{Game, GameKind, Layout, LayoutPile, Reading, Source};
-
-fn pile_text(p: &LayoutPile) -> String {
-    p.cards
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            if i < p.face_down {
-                format!("({c})")
-            } else {
-                c.to_string()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
-}
+use demon_core::{Game, GameKind, Layout, Reading, Source};
 
 fn or_dash(s: String) -> String {
     if s.is_empty() {
@@ -56,8 +42,7 @@ fn check_game(g: GameKind) -> usize {
             "{g} #{num}: foundations"
         );
         assert_eq!(or_dash(join(&l.reserve)), f[3], "{g} #{num}: reserve");
-        let piles: Vec<String> = l.tableau.iter().map(pile_text).collect();
-        assert_eq!(piles.join(" | "), f[4], "{g} #{num}: tableau");
+        assert_eq!(tableau_text(&l.tableau), f[4], "{g} #{num}: tableau");
         assert_eq!(join(&l.stock), f[5], "{g} #{num}: stock");
         Game::new(&rules, &l).unwrap();
         n += 1;

@@ -31,8 +31,12 @@ fn main() {
             ("empty", "reserve-then-waste") => o.empty_space = Some(EmptySpace::ReserveThenWaste),
             ("empty", "any") => o.empty_space = Some(EmptySpace::Any),
             ("rules", "pysolfc") => reading = Reading::Pysolfc,
-            ("tableau-wrap", "base") => o.tableau_wrap = Some(demon_core::rules::TableauWrap::AtBase),
-            ("tableau-wrap", "yes") => o.tableau_wrap = Some(demon_core::rules::TableauWrap::KingOnAce),
+            ("tableau-wrap", "base") => {
+                o.tableau_wrap = Some(demon_core::rules::TableauWrap::AtBase)
+            }
+            ("tableau-wrap", "yes") => {
+                o.tableau_wrap = Some(demon_core::rules::TableauWrap::KingOnAce)
+            }
             ("tableau-wrap", "no") => o.tableau_wrap = Some(demon_core::rules::TableauWrap::No),
             _ => panic!("unknown option {kv}"),
         }

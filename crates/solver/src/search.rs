@@ -148,7 +148,9 @@ pub fn solve(rules: &Rules, layout: &Layout, limits: &Limits) -> Result<Outcome,
 /// best-first probe, and the probe's first budget; both grow each round.
 const FIRST_PAUSE: u64 = 100_000;
 const FIRST_PROBE: u64 = 50_000;
-/// Bytes a best-first probe keeps per position (state, tree link, table).
+/// Bytes a best-first probe keeps per stored position: the state (at most
+/// 176 bytes), its tree link with the safe moves played on arrival, and its
+/// heap entry (asserted below).
 const PROBE_BYTES_PER_NODE: usize = 256;
 
 /// Runs the exhaustive search, pausing it now and then for a best-first
@@ -172,7 +174,7 @@ fn drive(game: &Game, limits: &Limits) -> Outcome {
                 stats: dfs.stats,
             };
         }
-        let budget = probe.min((probe_memory / PROBE_BYTES_PER_NODE) as u64);
+        let budget = probe;
         let (found, nodes) = best_first(
             game,
             budget,
@@ -205,6 +207,9 @@ fn value(g: &Game, st: &State) -> i32 {
         - 3 * down as i32
 }
 
+const _: () =
+    assert!(std::mem::size_of::<State>() + std::mem::size_of::<Node>() + 8 <= PROBE_BYTES_PER_NODE);
+
 /// A position of the best-first probe: how it was reached from its parent.
 struct Node {
     parent: u32,
@@ -223,10 +228,13 @@ fn best_first(
     deadline: Option<(Instant, Duration)>,
 ) -> (Option<Vec<Move>>, u64) {
     use std::collections::BinaryHeap;
+    // The table takes an eighth of the memory, the stored positions the
+    // rest; the arrays are sized once, so they never double past it.
     let mut table = FingerprintSet::with_budget(memory / 8);
-    let mut nodes: Vec<Node> = Vec::new();
-    let mut states: Vec<State> = Vec::new();
-    let mut heap: BinaryHeap<(i32, std::cmp::Reverse<u32>)> = BinaryHeap::new();
+    let cap = memory / 8 * 7 / PROBE_BYTES_PER_NODE;
+    let mut nodes: Vec<Node> = Vec::with_capacity(cap);
+    let mut states: Vec<State> = Vec::with_capacity(cap);
+    let mut heap: BinaryHeap<(i32, std::cmp::Reverse<u32>)> = BinaryHeap::with_capacity(cap);
     let mut autos = Vec::new();
     let mut st = g.initial();
     play_safe_moves(g, &mut st, &mut autos);
@@ -276,6 +284,7 @@ fn best_first(
                 return (Some(path_moves(g, &nodes, nodes.len() - 1)), expanded);
             }
             match table.insert_level(fingerprint(g, &s2), g.talon_state(&s2).1) {
+                Insert::New if nodes.len() >= cap => return (None, expanded),
                 Insert::New => {
                     let v = value(g, &s2);
                     nodes.push(node);

@@ -160,8 +160,9 @@ const PROBE_BYTES_PER_NODE: usize = 256;
 /// corner of a won deal; the probe compares positions across the whole
 /// frontier instead. It is sound by construction: it only ever reports a
 /// win, which is replayed by the checker like every other; LOST comes only
-/// from the exhaustive search. Memory: the exhaustive search keeps five
-/// eighths of the budget, probes one quarter (an eighth is its path).
+/// from the exhaustive search. Memory: the exhaustive search keeps three
+/// quarters of the budget (an eighth of that for its path), the probes one
+/// quarter.
 fn drive(game: &Game, limits: &Limits) -> Outcome {
     let mut dfs = Searcher::new(game, limits, limits.max_memory / 8 * 6);
     let probe_memory = limits.max_memory / 4;
@@ -175,17 +176,14 @@ fn drive(game: &Game, limits: &Limits) -> Outcome {
             };
         }
         let budget = probe;
-        let (found, nodes) = best_first(
+        let (found, nodes, probe_bytes) = best_first(
             game,
             budget,
             probe_memory,
             limits.timeout.map(|t| (dfs.start, t)),
         );
         dfs.stats.nodes += nodes;
-        dfs.stats.peak_memory = dfs
-            .stats
-            .peak_memory
-            .max(dfs.table.bytes() + probe_memory.min(nodes as usize * PROBE_BYTES_PER_NODE));
+        dfs.stats.peak_memory = dfs.stats.peak_memory.max(dfs.table.bytes() + probe_bytes);
         dfs.stats.elapsed = dfs.start.elapsed();
         if let Some(moves) = found {
             return Outcome {
@@ -219,14 +217,14 @@ struct Node {
 }
 
 /// Greedy best-first search for a win, expanding at most `budget`
-/// positions. Returns the winning moves if it finds them, and the number of
-/// positions expanded.
+/// positions. Returns the winning moves if it finds them, the number of
+/// positions expanded, and the bytes it held at the end.
 fn best_first(
     g: &Game,
     budget: u64,
     memory: usize,
     deadline: Option<(Instant, Duration)>,
-) -> (Option<Vec<Move>>, u64) {
+) -> (Option<Vec<Move>>, u64, usize) {
     use std::collections::BinaryHeap;
     // The table takes an eighth of the memory, the stored positions the
     // rest; the arrays are sized once, so they never double past it.
@@ -245,7 +243,7 @@ fn best_first(
         autos: root_autos,
     });
     if g.is_won(&st) {
-        return (Some(path_moves(g, &nodes, 0)), 0);
+        return (Some(path_moves(g, &nodes, 0)), 0, 0);
     }
     table.insert_level(fingerprint(g, &st), g.talon_state(&st).1);
     heap.push((value(g, &st), std::cmp::Reverse(0)));
@@ -281,10 +279,16 @@ fn best_first(
             };
             if g.is_won(&s2) {
                 nodes.push(node);
-                return (Some(path_moves(g, &nodes, nodes.len() - 1)), expanded);
+                return (
+                    Some(path_moves(g, &nodes, nodes.len() - 1)),
+                    expanded,
+                    held(&table, nodes.len()),
+                );
             }
             match table.insert_level(fingerprint(g, &s2), g.talon_state(&s2).1) {
-                Insert::New if nodes.len() >= cap => return (None, expanded),
+                Insert::New if nodes.len() >= cap => {
+                    return (None, expanded, held(&table, nodes.len()))
+                }
                 Insert::New => {
                     let v = value(g, &s2);
                     nodes.push(node);
@@ -292,11 +296,16 @@ fn best_first(
                     heap.push((v, std::cmp::Reverse(nodes.len() as u32 - 1)));
                 }
                 Insert::Present => {}
-                Insert::Full => return (None, expanded),
+                Insert::Full => return (None, expanded, held(&table, nodes.len())),
             }
         }
     }
-    (None, expanded)
+    (None, expanded, held(&table, nodes.len()))
+}
+
+/// Bytes a probe holds with `n` positions stored.
+fn held(table: &FingerprintSet, n: usize) -> usize {
+    table.bytes() + n * PROBE_BYTES_PER_NODE
 }
 
 /// The core moves from the start to probe node `i`, K+ plays expanded.
@@ -813,7 +822,7 @@ mod tests {
             for seed in 0..40 {
                 let layout = Source::Native(seed).layout(&rules);
                 let game = Game::new(&rules, &layout).unwrap();
-                if let (Some(moves), _) = best_first(&game, 20_000, 64 << 20, None) {
+                if let (Some(moves), _, _) = best_first(&game, 20_000, 64 << 20, None) {
                     let r = replay(&rules, &layout, &moves).unwrap();
                     assert!(r.won, "{g} seed {seed}");
                     found += 1;

@@ -23,7 +23,8 @@ use crate::rules::{
 };
 
 /// Most cards a tableau can hold: every card of two decks.
-const TABLEAU_CAP: usize = 104;
+/// Most cards the tableau can hold.
+pub const TABLEAU_CAP: usize = 104;
 /// Base rank not chosen yet (Selective Canfield before its first move).
 const NO_BASE: u8 = 0xFF;
 
@@ -442,6 +443,48 @@ impl Game {
         }
     }
 
+    /// The moves of the top `k` cards of pile `p` (for every `k` up to its
+    /// run length `run`) to the other piles: the same moves, in the same
+    /// order, as [`Game::push_tableau_dests`] for each `k` in turn, found
+    /// per destination instead of per `k`. Down a run the ranks go up by one
+    /// card at a time (each card builds on the one below it), so onto a
+    /// top card of rank `r` only the cards of rank `r - 1` can go, at depths
+    /// `k0`, `k0 + ranks`, … from the top; only those are checked.
+    fn push_run_dests(&self, st: &State, p: usize, run: usize, out: &mut MoveList) {
+        let cs = self.pile(st, p);
+        let len = cs.len();
+        let ranks = self.rules.ranks as usize;
+        let top_rank = cs[len - 1].rank().index() as usize;
+        let space_ok = self.space_accepts(st, Loc::Tableau(p as u8));
+        let mut found: SmallVec<[(u8, u8); 16]> = SmallVec::new();
+        for q in 0..self.piles() {
+            if q == p {
+                continue;
+            }
+            match self.pile(st, q).last() {
+                Some(&t) => {
+                    let want = (t.rank().index() as usize + ranks - 1) % ranks;
+                    let mut k = (want + ranks - top_rank) % ranks + 1;
+                    while k <= run {
+                        if self.builds(st, cs[len - k], t) {
+                            found.push((k as u8, q as u8));
+                        }
+                        k += ranks;
+                    }
+                }
+                None if space_ok => found.extend((1..=run).map(|k| (k as u8, q as u8))),
+                None => {}
+            }
+        }
+        found.sort_unstable();
+        out.extend(found.into_iter().map(|(k, q)| Move::Play {
+            from: Loc::Tableau(p as u8),
+            to: Loc::Tableau(q),
+            count: k,
+            card: cs[len - k as usize],
+        }));
+    }
+
     /// Every legal move, in a fixed order.
     pub fn moves(&self, st: &State, out: &mut MoveList) {
         out.clear();
@@ -487,8 +530,18 @@ impl Game {
                 GroupMoves::Pile => continue,
                 GroupMoves::Whole => (1, 1),
             };
-            for k in lo..=hi {
-                self.push_tableau_dests(st, Loc::Tableau(p as u8), cs[cs.len() - k], k as u8, out);
+            if self.rules.group_moves == GroupMoves::Any && run > 1 {
+                self.push_run_dests(st, p, run, out);
+            } else {
+                for k in lo..=hi {
+                    self.push_tableau_dests(
+                        st,
+                        Loc::Tableau(p as u8),
+                        cs[cs.len() - k],
+                        k as u8,
+                        out,
+                    );
+                }
             }
             if self.rules.group_moves == GroupMoves::Whole && whole && cs.len() > 1 {
                 self.push_tableau_dests(st, Loc::Tableau(p as u8), cs[0], cs.len() as u8, out);

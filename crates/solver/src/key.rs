@@ -2,11 +2,11 @@
 //!
 //! A position is encoded exactly (foundation heights, base, reserve height,
 //! talon state with its played-card bits, every tableau pile with its
-//! face-down count) and hashed to 128 bits with XXH3-128. Tableau piles are
+//! face-down count) and hashed, as one byte string, to 128 bits with XXH3-128. Tableau piles are
 //! interchangeable (GAMES.md §1: nothing in the rules refers to a pile by
 //! its place) unless a to-tableau stock still has cards, which it deals
-//! onto the piles in order; while they are interchangeable the piles'
-//! hashes are sorted before the final hash, so permuted tableaux are one
+//! onto the piles in order; while they are interchangeable the piles
+//! are written in sorted order, so permuted tableaux are one
 //! position. The two copies of a card are already one value in the state.
 //!
 //! Collisions: the table stores fingerprints only (120 of the 128 bits; the
@@ -29,10 +29,50 @@ pub fn piles_interchangeable(game: &Game, st: &State) -> bool {
     }
 }
 
+/// The talon position as the key records it.
+///
+/// With unlimited redeals, the positions that turning the stock from a
+/// fresh pass can stop at (after a multiple of `draw` of the cards left in
+/// the talon, or at its end) are mutually reachable by turns alone: turn
+/// on to the end, redeal, turn to the other. Nothing else changes on the
+/// way, so they have the same reachable positions and are one position for
+/// the search; the key records them all as 0 (the fresh pass). The K+ moves
+/// of each list the same cards with the same results (a waste play leaves
+/// the same talon whichever pass it happens in), so exploring any one of
+/// them explores what the others would. An exhausted stock is the
+/// `count == left` case. Other positions keep their own value.
+fn talon_key(game: &Game, st: &State, pos: u8) -> u8 {
+    let demon_core::rules::Stock::ToWaste {
+        draw,
+        redeals: demon_core::rules::Redeals::Unlimited,
+    } = game.rules().stock
+    else {
+        return pos;
+    };
+    let n = game.talon().len();
+    let live = !game.talon_gone_bits(st) & mask(n);
+    let before = (live & mask(pos as usize)).count_ones();
+    let left = live.count_ones();
+    if before % draw as u32 == 0 || before == left {
+        0
+    } else {
+        pos
+    }
+}
+
+fn mask(n: usize) -> u128 {
+    if n >= 128 {
+        !0
+    } else {
+        (1u128 << n) - 1
+    }
+}
+
 /// The 128-bit fingerprint of the canonical form of `st`.
 pub fn fingerprint(game: &Game, st: &State) -> u128 {
     let rules = game.rules();
-    let mut buf = [0u8; 8 + 4 + 16 + 16 * demon_core::rules::MAX_PILES];
+    let mut buf =
+        [0u8; 8 + 4 + 16 + 2 * demon_core::rules::MAX_PILES + demon_core::state::TABLEAU_CAP];
     let mut n = 0;
     for f in 0..rules.foundations() {
         buf[n] = game.foundation_height(st, f);
@@ -41,22 +81,7 @@ pub fn fingerprint(game: &Game, st: &State) -> u128 {
     let (pos, passes) = game.talon_state(st);
     buf[n] = game.base(st).map_or(0xFF, |r| r.index());
     buf[n + 1] = game.reserve(st).len() as u8;
-    // With unlimited redeals, an exhausted stock is the same as a redealt
-    // one: the waste top it shows is the last card of a fresh pass, and every
-    // other card the stock can show is the same (see `Game::waste_reach`),
-    // so the two positions have the same moves to the same positions.
-    let unlimited = matches!(
-        rules.stock,
-        demon_core::rules::Stock::ToWaste {
-            redeals: demon_core::rules::Redeals::Unlimited,
-            ..
-        }
-    );
-    buf[n + 2] = if unlimited && game.stock_empty(st) {
-        0
-    } else {
-        pos
-    };
+    buf[n + 2] = talon_key(game, st, pos);
     // Redeals made are not part of the key: the table keeps, per position,
     // the fewest seen (see `FingerprintSet::insert_level`).
     let _ = passes;
@@ -65,22 +90,34 @@ pub fn fingerprint(game: &Game, st: &State) -> u128 {
     buf[n..n + 16].copy_from_slice(&game.talon_gone_bits(st).to_le_bytes());
     n += 16;
     let piles = rules.piles as usize;
-    let mut ph = [0u128; demon_core::rules::MAX_PILES];
-    let mut pbuf = [0u8; 112];
-    for (p, h) in ph.iter_mut().enumerate().take(piles) {
+    // Each pile as its face-down count, length and cards; while the piles
+    // are interchangeable they go in sorted order (of those bytes), so
+    // permuted tableaux give one byte string. The length prefix keeps the
+    // concatenation unambiguous.
+    let mut order = [0usize; demon_core::rules::MAX_PILES];
+    for (i, o) in order.iter_mut().enumerate() {
+        *o = i;
+    }
+    let pile_bytes = |p: usize| {
         let cs = game.pile(st, p);
-        pbuf[0] = game.face_down(st, p) as u8;
-        for (i, c) in cs.iter().enumerate() {
-            pbuf[1 + i] = c.index();
-        }
-        *h = xxh3_128(&pbuf[..1 + cs.len()]);
-    }
+        (game.face_down(st, p) as u8, cs)
+    };
     if piles_interchangeable(game, st) {
-        ph[..piles].sort_unstable();
+        order[..piles].sort_unstable_by(|&a, &b| {
+            let (da, ca) = pile_bytes(a);
+            let (db, cb) = pile_bytes(b);
+            (da, ca.len(), ca).cmp(&(db, cb.len(), cb))
+        });
     }
-    for h in &ph[..piles] {
-        buf[n..n + 16].copy_from_slice(&h.to_le_bytes());
-        n += 16;
+    for &p in &order[..piles] {
+        let (d, cs) = pile_bytes(p);
+        buf[n] = d;
+        buf[n + 1] = cs.len() as u8;
+        n += 2;
+        for c in cs {
+            buf[n] = c.index();
+            n += 1;
+        }
     }
     xxh3_128(&buf[..n])
 }

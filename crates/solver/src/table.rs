@@ -2,10 +2,11 @@
 //! open-addressed array, sized in bytes.
 //!
 //! Each stored position costs 16 bytes (one `u128`; Solvitaire's cache
-//! costs about 300). The table starts small and doubles; it never grows
-//! past its byte budget, counting the old and the new array both alive
-//! while it grows. When it is full the search stops UNKNOWN, never out of
-//! memory.
+//! costs about 300). The table starts small and doubles, and last grows to
+//! what the budget leaves beside the old array. It
+//! never grows past its byte budget, counting the old and the new array
+//! both alive while it grows. When it is full the search stops UNKNOWN,
+//! never out of memory.
 
 /// Outcome of an insertion.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,27 +19,52 @@ pub enum Insert {
 
 pub struct FingerprintSet {
     slots: Vec<u128>,
+    /// A small direct-mapped copy of recently inserted or found entries,
+    /// which stays in the processor's cache: most transpositions in a
+    /// depth-first search meet close in time, and this answers them without
+    /// a trip to main memory. It only ever holds (key, level) pairs that
+    /// the main table holds at that level or lower (levels only go down),
+    /// so a hit here at a level at or below the caller's is `Present` in
+    /// the main table too.
+    recent: Vec<u128>,
     len: usize,
-    max_slots: usize,
+    /// Bytes the main array may take, counting the old and the new array
+    /// both alive while it grows.
+    budget: usize,
 }
 
 const ENTRY: usize = std::mem::size_of::<u128>();
 const _: () = assert!(ENTRY == 16);
 const MIN_SLOTS: usize = 1 << 14;
+const RECENT: usize = 1 << 14;
+const RECENT_BYTES: usize = RECENT * ENTRY;
 
 impl FingerprintSet {
     /// A set whose arrays never take more than `budget` bytes together.
     pub fn with_budget(budget: usize) -> FingerprintSet {
-        // Growing from n to 2n slots holds both arrays, 3n·16 bytes; so the
-        // largest table is the largest MIN_SLOTS·2^k with 1.5 of it in budget.
-        let mut max_slots = MIN_SLOTS;
-        while max_slots * 2 * ENTRY * 3 / 2 <= budget {
-            max_slots *= 2;
-        }
+        let budget = budget.saturating_sub(RECENT_BYTES);
         FingerprintSet {
-            slots: vec![0; MIN_SLOTS.min(max_slots)],
+            slots: vec![0; MIN_SLOTS.min(budget / ENTRY).max(1)],
+            recent: vec![0; RECENT],
             len: 0,
-            max_slots,
+            budget,
+        }
+    }
+
+    /// The size the table grows to next, if it can grow: double while the
+    /// budget holds the old and the doubled array together; then once more,
+    /// to all the budget leaves beside the old array (at least a quarter
+    /// more), so a large budget is mostly table rather than a third of it.
+    /// Growth is gradual because every step touches its whole new array.
+    fn next_size(&self) -> Option<usize> {
+        let n = self.slots.len();
+        let left = self.budget.checked_sub(n * ENTRY)? / ENTRY;
+        if left >= 2 * n {
+            Some(2 * n)
+        } else if left >= n + n / 4 {
+            Some(left)
+        } else {
+            None
         }
     }
 
@@ -52,13 +78,13 @@ impl FingerprintSet {
 
     /// Bytes held by the table now.
     pub fn bytes(&self) -> usize {
-        self.slots.len() * ENTRY
+        self.slots.len() * ENTRY + RECENT_BYTES
     }
 
     /// Bytes the table may reach (including the transient copy while it
     /// grows).
     pub fn budget_bytes(&self) -> usize {
-        self.max_slots * ENTRY * 3 / 2
+        self.budget + RECENT_BYTES
     }
 
     #[inline]
@@ -80,9 +106,25 @@ impl FingerprintSet {
             key = 1 << 8; // 0 marks an empty slot
         }
         let fp = key | level as u128;
+        let c = (key >> 8) as usize % RECENT;
+        let r = self.recent[c];
+        if r & !0xFF == key && (r & 0xFF) as u8 <= level {
+            return Insert::Present;
+        }
+        let out = self.insert_main(key, fp, level);
+        match out {
+            Insert::New => self.recent[c] = fp,
+            // Remember the stored level (at most `level`).
+            Insert::Present => self.recent[c] = key | level as u128,
+            Insert::Full => {}
+        }
+        out
+    }
+
+    fn insert_main(&mut self, key: u128, fp: u128, level: u8) -> Insert {
         if (self.len + 1) * 4 > self.slots.len() * 3 {
-            if self.slots.len() < self.max_slots {
-                self.grow();
+            if let Some(n) = self.next_size() {
+                self.grow(n);
             } else if (self.len + 1) * 10 > self.slots.len() * 9 {
                 return match self.find(key) {
                     Some(i) if (self.slots[i] & 0xFF) as u8 <= level => Insert::Present,
@@ -149,8 +191,7 @@ impl FingerprintSet {
         self.find(key).is_some()
     }
 
-    fn grow(&mut self) {
-        let n = self.slots.len() * 2;
+    fn grow(&mut self, n: usize) {
         let old = std::mem::replace(&mut self.slots, vec![0; n]);
         for fp in old.into_iter().filter(|&f| f != 0) {
             let mut i = Self::home(fp, n);
@@ -187,6 +228,32 @@ mod tests {
         assert_eq!(t.len(), 2);
     }
 
+    /// The last growth takes what the budget leaves beside the old array,
+    /// so the table ends larger than a third of the budget.
+    #[test]
+    fn large_budgets_are_mostly_table() {
+        let budget = 90 << 20;
+        let mut t = FingerprintSet::with_budget(budget);
+        let mut x = 7u128;
+        let mut n = 0usize;
+        loop {
+            x = x
+                .wrapping_mul(0x2545_F491_4F6C_DD1D_2545_F491_4F6C_DD1D)
+                .wrapping_add(1442695040888963407);
+            match t.insert(x) {
+                Insert::New => n += 1,
+                Insert::Present => panic!("spurious duplicate"),
+                Insert::Full => break,
+            }
+        }
+        // Doubling stops at 32 MiB (with 64 more it would need 96 of the
+        // 89.75 MiB); the last step takes the remaining 57.75 MiB.
+        let slots = (budget - RECENT_BYTES - (32 << 20)) / ENTRY;
+        assert_eq!(t.bytes(), slots * ENTRY + RECENT_BYTES);
+        assert_eq!(n, slots * 9 / 10);
+        assert!(t.bytes() <= budget && t.bytes() > budget / 2);
+    }
+
     #[test]
     fn inserts_grow_and_fill_up_within_budget() {
         let mut t = FingerprintSet::with_budget(1 << 20); // 1 MiB
@@ -206,9 +273,9 @@ mod tests {
             assert!(t.bytes() <= 1 << 20);
         }
         assert_eq!(n, t.len());
-        // 1 MiB / 24 bytes = 43690 slots; the largest doubling below is
-        // 32768, 90 % of which fill.
-        assert_eq!(t.bytes(), 32768 * 16);
+        // (1 MiB - the recent cache) / 24 bytes = 32768 slots, a doubling;
+        // 90 % of them fill.
+        assert_eq!(t.bytes(), 32768 * 16 + RECENT_BYTES);
         assert_eq!(n, 32768 * 9 / 10);
         assert!(t.budget_bytes() <= 1 << 20);
     }

@@ -40,7 +40,7 @@ pub fn piles_interchangeable(game: &Game, st: &State) -> bool {
 /// of each list the same cards with the same results (a waste play leaves
 /// the same talon whichever pass it happens in), so exploring any one of
 /// them explores what the others would. An exhausted stock is the
-/// `count == left` case. Other positions keep their own value.
+/// `before == left` case. Other positions keep their own value.
 fn talon_key(game: &Game, st: &State, pos: u8) -> u8 {
     let demon_core::rules::Stock::ToWaste {
         draw,
@@ -78,13 +78,11 @@ pub fn fingerprint(game: &Game, st: &State) -> u128 {
         buf[n] = game.foundation_height(st, f);
         n += 1;
     }
-    let (pos, passes) = game.talon_state(st);
     buf[n] = game.base(st).map_or(0xFF, |r| r.index());
     buf[n + 1] = game.reserve(st).len() as u8;
-    buf[n + 2] = talon_key(game, st, pos);
+    buf[n + 2] = talon_key(game, st, game.talon_state(st).0);
     // Redeals made are not part of the key: the table keeps, per position,
     // the fewest seen (see `FingerprintSet::insert_level`).
-    let _ = passes;
     buf[n + 3] = 0;
     n += 4;
     buf[n..n + 16].copy_from_slice(&game.talon_gone_bits(st).to_le_bytes());
@@ -94,10 +92,7 @@ pub fn fingerprint(game: &Game, st: &State) -> u128 {
     // are interchangeable they go in sorted order (of those bytes), so
     // permuted tableaux give one byte string. The length prefix keeps the
     // concatenation unambiguous.
-    let mut order = [0usize; demon_core::rules::MAX_PILES];
-    for (i, o) in order.iter_mut().enumerate() {
-        *o = i;
-    }
+    let mut order: [usize; demon_core::rules::MAX_PILES] = std::array::from_fn(|i| i);
     let pile_bytes = |p: usize| {
         let cs = game.pile(st, p);
         (game.face_down(st, p) as u8, cs)

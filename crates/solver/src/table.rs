@@ -36,16 +36,21 @@ pub struct FingerprintSet {
 const ENTRY: usize = std::mem::size_of::<u128>();
 const _: () = assert!(ENTRY == 16);
 const MIN_SLOTS: usize = 1 << 14;
+/// Entries of the recent-entry cache at most (256 KiB); it takes at most a
+/// quarter of a small budget.
 const RECENT: usize = 1 << 14;
-const RECENT_BYTES: usize = RECENT * ENTRY;
 
 impl FingerprintSet {
-    /// A set whose arrays never take more than `budget` bytes together.
+    /// A set whose arrays never take more than `budget` bytes together
+    /// (for any budget of 64 bytes or more).
     pub fn with_budget(budget: usize) -> FingerprintSet {
-        let budget = budget.saturating_sub(RECENT_BYTES);
+        let recent = (budget / 4 / ENTRY).clamp(1, RECENT);
+        // A power of two, so that a mask picks the entry.
+        let recent = 1 << recent.ilog2();
+        let budget = budget - recent * ENTRY;
         FingerprintSet {
             slots: vec![0; MIN_SLOTS.min(budget / ENTRY).max(1)],
-            recent: vec![0; RECENT],
+            recent: vec![0; recent],
             len: 0,
             budget,
         }
@@ -78,13 +83,13 @@ impl FingerprintSet {
 
     /// Bytes held by the table now.
     pub fn bytes(&self) -> usize {
-        self.slots.len() * ENTRY + RECENT_BYTES
+        (self.slots.len() + self.recent.len()) * ENTRY
     }
 
     /// Bytes the table may reach (including the transient copy while it
     /// grows).
     pub fn budget_bytes(&self) -> usize {
-        self.budget + RECENT_BYTES
+        self.budget + self.recent.len() * ENTRY
     }
 
     #[inline]
@@ -106,7 +111,7 @@ impl FingerprintSet {
             key = 1 << 8; // 0 marks an empty slot
         }
         let fp = key | level as u128;
-        let c = (key >> 8) as usize % RECENT;
+        let c = (key >> 8) as usize & (self.recent.len() - 1);
         let r = self.recent[c];
         if r & !0xFF == key && (r & 0xFF) as u8 <= level {
             return Insert::Present;
@@ -228,13 +233,32 @@ mod tests {
         assert_eq!(t.len(), 2);
     }
 
-    /// The last growth takes what the budget leaves beside the old array,
-    /// so the table ends larger than a third of the budget.
+    /// The recent-entry cache at full size, as budgets of 1 MiB or more get.
+    const RECENT_BYTES: usize = RECENT * ENTRY;
+
+    /// A small budget (a best-first probe's table under `--max-memory 1M`
+    /// gets 32 KiB) holds the cache and the table together.
     #[test]
-    fn large_budgets_are_mostly_table() {
-        let budget = 90 << 20;
-        let mut t = FingerprintSet::with_budget(budget);
-        let mut x = 7u128;
+    fn small_budgets_hold_cache_and_table() {
+        for budget in [64, 1000, 32 << 10, 300 << 10] {
+            let mut t = FingerprintSet::with_budget(budget);
+            let n = fill(&mut t, 3, |t, _| assert!(t.bytes() <= budget));
+            assert!(
+                t.bytes() <= budget && t.budget_bytes() <= budget,
+                "{budget}"
+            );
+            assert_eq!(n, t.len());
+        }
+    }
+
+    /// Inserts pseudo-random fingerprints from `seed` until the table is
+    /// full, calling `after` with each new one; returns how many went in.
+    fn fill(
+        t: &mut FingerprintSet,
+        seed: u128,
+        mut after: impl FnMut(&mut FingerprintSet, u128),
+    ) -> usize {
+        let mut x = seed;
         let mut n = 0usize;
         loop {
             x = x
@@ -243,9 +267,19 @@ mod tests {
             match t.insert(x) {
                 Insert::New => n += 1,
                 Insert::Present => panic!("spurious duplicate"),
-                Insert::Full => break,
+                Insert::Full => return n,
             }
+            after(t, x);
         }
+    }
+
+    /// The last growth takes what the budget leaves beside the old array,
+    /// so the table ends larger than a third of the budget.
+    #[test]
+    fn large_budgets_are_mostly_table() {
+        let budget = 90 << 20;
+        let mut t = FingerprintSet::with_budget(budget);
+        let n = fill(&mut t, 7, |_, _| {});
         // Doubling stops at 32 MiB (with 64 more it would need 96 of the
         // 89.75 MiB); the last step takes the remaining 57.75 MiB.
         let slots = (budget - RECENT_BYTES - (32 << 20)) / ENTRY;
@@ -257,21 +291,11 @@ mod tests {
     #[test]
     fn inserts_grow_and_fill_up_within_budget() {
         let mut t = FingerprintSet::with_budget(1 << 20); // 1 MiB
-        let mut x = 0x1234_5678_9abc_def0_u128;
-        let mut n = 0usize;
-        loop {
-            x = x
-                .wrapping_mul(0x2545_F491_4F6C_DD1D_2545_F491_4F6C_DD1D)
-                .wrapping_add(1442695040888963407);
-            match t.insert(x) {
-                Insert::New => n += 1,
-                Insert::Present => panic!("spurious duplicate"),
-                Insert::Full => break,
-            }
+        let n = fill(&mut t, 0x1234_5678_9abc_def0, |t, x| {
             assert_eq!(t.insert(x), Insert::Present);
             assert!(t.contains(x));
             assert!(t.bytes() <= 1 << 20);
-        }
+        });
         assert_eq!(n, t.len());
         // (1 MiB - the recent cache) / 24 bytes = 32768 slots, a doubling;
         // 90 % of them fill.

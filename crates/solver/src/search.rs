@@ -89,6 +89,8 @@ pub struct Stats {
     pub hits: u64,
     /// Safe foundation moves played without branching.
     pub auto_moves: u64,
+    /// Moves left out by the sibling sleep sets.
+    pub slept: u64,
     /// Peak bytes of table and path.
     pub peak_memory: usize,
     /// Deepest path, in search moves.
@@ -102,6 +104,7 @@ impl std::ops::AddAssign for Stats {
         self.stored += o.stored;
         self.hits += o.hits;
         self.auto_moves += o.auto_moves;
+        self.slept += o.slept;
         self.peak_memory = self.peak_memory.max(o.peak_memory);
         self.max_depth = self.max_depth.max(o.max_depth);
         self.elapsed += o.elapsed;
@@ -345,11 +348,99 @@ struct SMove {
     mv: Move,
     talon: Option<(u8, u8)>,
     score: i16,
+    /// What the move touches, for [`independent`].
+    fp: Footprint,
+}
+
+/// The parts of a position a move reads or writes, for the sibling
+/// sleep sets of [`Searcher`]. `None` when the move is not a candidate.
+type Footprint = Option<Touch>;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Touch {
+    /// Tableau piles moved from or to.
+    piles: u16,
+    /// Bit 0: the talon (a waste play); bit 1: the reserve.
+    shared: u8,
+    /// Suits whose foundations it builds on.
+    suits: u8,
+}
+
+/// Whether two moves available in one position commute, in the sense the
+/// sibling sleep sets need: each stays legal and is generated, with the
+/// same label, after the other, and the two orders end in the same state.
+///
+/// A candidate move (see [`touch`]) plays one card or run between the
+/// talon, the reserve, a non-empty tableau pile that it does not empty and
+/// a foundation; its legality and effect depend only on those places (the
+/// build rule, foundation base and wrap are fixed for the whole game). Two
+/// candidates on disjoint piles, not both on the talon, not both on the
+/// reserve and not building on foundations of one suit therefore commute:
+/// neither changes what the other reads. Foundations of one suit are
+/// excluded because with two decks the move generator picks one of the
+/// suit's two foundations by height. No candidate empties a pile or moves
+/// into an empty one, so the reserve never refills a space, the "first
+/// empty space" the generator uses is unchanged, and space rules that
+/// depend on the reserve play no part. Safe moves are ruled out by the
+/// caller (a child position must have had none).
+fn independent(a: Footprint, b: Footprint) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => {
+            a.piles & b.piles == 0 && a.shared & b.shared == 0 && a.suits & b.suits == 0
+        }
+        _ => false,
+    }
+}
+
+/// The footprint of a move about to be generated in `st`, or `None` when
+/// it is not a candidate for [`independent`].
+fn touch(g: &Game, st: &State, mv: Move) -> Footprint {
+    let Move::Play {
+        from,
+        to,
+        count,
+        card,
+    } = mv
+    else {
+        return None;
+    };
+    let mut t = Touch {
+        piles: 0,
+        shared: 0,
+        suits: 0,
+    };
+    match from {
+        Loc::Tableau(p) => {
+            // A move that empties its pile is not a candidate.
+            if count as usize >= g.pile(st, p as usize).len() {
+                return None;
+            }
+            t.piles |= 1 << p;
+        }
+        Loc::Waste => t.shared |= 1,
+        // Emptying the reserve changes what spaces accept.
+        Loc::Reserve if g.reserve(st).len() > 1 => t.shared |= 2,
+        _ => return None,
+    }
+    match to {
+        Loc::Tableau(q) => {
+            if g.pile(st, q as usize).is_empty() {
+                return None;
+            }
+            t.piles |= 1 << q;
+        }
+        Loc::Foundation(_) => t.suits |= 1 << card.suit().index(),
+        _ => return None,
+    }
+    Some(t)
 }
 
 /// One level of the search path.
 struct Frame {
-    moves: SmallVec<[SMove; 32]>,
+    /// This position's moves: `Searcher::arena[start..end]`; `next` is the
+    /// arena index of the next one to explore.
+    start: usize,
+    end: usize,
     next: usize,
     /// Safe moves played on entering this position: `autos[autos_start..autos_end]`.
     autos_start: usize,
@@ -357,16 +448,18 @@ struct Frame {
     /// The move being explored below this position, its undo, and the talon
     /// state before it.
     cur: Option<(SMove, Undo, (u8, u8))>,
+    /// Bit `j`: move `j` has been explored and its position had no safe
+    /// moves (the moves a later sibling may put to sleep).
+    clean: u64,
 }
 
-/// Bytes one path frame costs, for the memory budget.
+/// Bytes one path frame costs, for the memory budget (its moves are
+/// counted in the arena).
 const FRAME_BYTES: usize = std::mem::size_of::<Frame>();
 
 /// How often (in nodes) the clock is read.
 const CLOCK_EVERY: u64 = 1 << 12;
 
-// Moved straight onto the path stack; boxing would allocate once per node.
-#[allow(clippy::large_enum_variant)]
 enum Enter {
     Won,
     Seen,
@@ -381,6 +474,11 @@ struct Searcher<'g> {
     /// Bytes the path may use: an eighth of the budget, at most 256 MiB.
     path_budget: usize,
     autos: Vec<(Move, Undo)>,
+    /// The moves of every frame on the path, in path order: a frame's
+    /// moves cost what they hold, not a fixed-size inline buffer.
+    arena: Vec<SMove>,
+    /// Where [`generate`] writes before the moves are copied to the arena.
+    scratch: SmallVec<[SMove; 32]>,
     stats: Stats,
     start: Instant,
     /// The search's position and path, kept between calls of
@@ -388,6 +486,8 @@ struct Searcher<'g> {
     st: State,
     stack: Vec<Frame>,
     started: bool,
+    /// Safe moves played on the last position entered.
+    last_autos: usize,
 }
 
 impl<'g> Searcher<'g> {
@@ -405,6 +505,9 @@ impl<'g> Searcher<'g> {
             st: game.initial(),
             stack: Vec::new(),
             started: false,
+            last_autos: 0,
+            arena: Vec::new(),
+            scratch: SmallVec::new(),
         }
     }
 
@@ -447,8 +550,9 @@ impl<'g> Searcher<'g> {
                     g.set_talon_state(st, prev);
                 }
             }
-            if frame.next == frame.moves.len() {
+            if frame.next == frame.end {
                 let a0 = frame.autos_start;
+                self.arena.truncate(frame.start);
                 stack.pop();
                 while self.autos.len() > a0 {
                     let (m, u) = self.autos.pop().expect("len checked");
@@ -459,7 +563,7 @@ impl<'g> Searcher<'g> {
             if self.stats.nodes >= pause_at {
                 return None;
             }
-            let sm = frame.moves[frame.next];
+            let sm = self.arena[frame.next];
             frame.next += 1;
             let prev = g.talon_state(st);
             if let Some(t) = sm.talon {
@@ -471,13 +575,27 @@ impl<'g> Searcher<'g> {
             if let Some(l) = self.over_limit(stack.len()) {
                 return Some(Verdict::Unknown(l));
             }
-            match self.enter(st) {
+            let entered = self.enter(st);
+            let i = {
+                let f = stack.last().expect("in a frame");
+                f.next - 1 - f.start
+            };
+            match entered {
                 Enter::Won => return Some(Verdict::Won(self.solution(stack))),
-                Enter::Seen => {}
+                Enter::Seen => {
+                    if self.last_autos == 0 && i < 64 {
+                        stack.last_mut().expect("in a frame").clean |= 1 << i;
+                    }
+                }
                 Enter::Full => {
                     return Some(Verdict::Unknown(Limit::Memory(self.limits.max_memory)))
                 }
-                Enter::Open(f) => {
+                Enter::Open(mut f) => {
+                    let parent = stack.last_mut().expect("in a frame");
+                    if self.last_autos == 0 && i < 64 {
+                        self.sleep(parent, i, &mut f);
+                        parent.clean |= 1 << i;
+                    }
                     stack.push(f);
                     self.stats.max_depth = self.stats.max_depth.max(stack.len());
                 }
@@ -486,13 +604,65 @@ impl<'g> Searcher<'g> {
         Some(Verdict::Lost)
     }
 
+    /// Sibling sleep sets: the new position `child`, entered by the
+    /// parent's move `i` with no safe moves on arrival, drops every earlier
+    /// sibling move `j` that commutes with move `i` ([`independent`]) and
+    /// whose own position had no safe moves: `j` then `i` reaches what `i`
+    /// then `j` would.
+    ///
+    /// Soundness (no winnable position is missed). Call a position entered
+    /// when the table first stores it. Claim: for every entered position x
+    /// and every move m the generator lists at x, the result of m at x is
+    /// entered by the end of the search (so, as before, the entered
+    /// positions are closed under moves and contain every position the
+    /// root reaches). By strong induction on entry time: a move listed at x
+    /// is either explored (its result is entered then, or was before) or
+    /// slept. A slept move j at x = i(s) was explored at the parent s
+    /// before i, so y = j(s) was entered before x (now, or earlier as the
+    /// same table entry). Since i and j commute, i is listed at y and
+    /// i(y) = j(x); by the claim for y, entered earlier, i(y) is entered.
+    /// (A position found in the table stands for the stored one with the
+    /// same moves up to the table's equivalences, as for every hit.) The
+    /// sleep set is deliberately not inherited by grandchildren: then the
+    /// position justifying a slept move could be entered after x, and
+    /// with a table that breaks the induction.
+    fn sleep(&mut self, parent: &Frame, i: usize, child: &mut Frame) {
+        let mi = self.arena[parent.start + i];
+        if mi.fp.is_none() || parent.clean == 0 {
+            return;
+        }
+        let before = child.end - child.start;
+        let mut clean = parent.clean;
+        while clean != 0 {
+            let j = clean.trailing_zeros() as usize;
+            clean &= clean - 1;
+            let mj = self.arena[parent.start + j];
+            if independent(mi.fp, mj.fp) {
+                // The child's moves are the arena's tail: keep the others.
+                let mut w = child.start;
+                for r in child.start..child.end {
+                    let m = self.arena[r];
+                    if !(m.mv == mj.mv && m.talon == mj.talon) {
+                        self.arena[w] = m;
+                        w += 1;
+                    }
+                }
+                child.end = w;
+                self.arena.truncate(w);
+            }
+        }
+        self.stats.slept += (before - (child.end - child.start)) as u64;
+    }
+
     fn over_limit(&mut self, depth: usize) -> Option<Limit> {
         if let Some(n) = self.limits.max_nodes {
             if self.stats.nodes >= n {
                 return Some(Limit::Nodes(n));
             }
         }
-        let path = depth * FRAME_BYTES + self.autos.len() * std::mem::size_of::<(Move, Undo)>();
+        let path = depth * FRAME_BYTES
+            + self.arena.len() * std::mem::size_of::<SMove>()
+            + self.autos.len() * std::mem::size_of::<(Move, Undo)>();
         if path > self.path_budget {
             return Some(Limit::Memory(self.limits.max_memory));
         }
@@ -512,7 +682,8 @@ impl<'g> Searcher<'g> {
     fn enter(&mut self, st: &mut State) -> Enter {
         let a0 = self.autos.len();
         play_safe_moves(self.game, st, &mut self.autos);
-        self.stats.auto_moves += (self.autos.len() - a0) as u64;
+        self.last_autos = self.autos.len() - a0;
+        self.stats.auto_moves += self.last_autos as u64;
         if self.game.is_won(st) {
             return Enter::Won;
         }
@@ -531,14 +702,17 @@ impl<'g> Searcher<'g> {
                 return Enter::Seen;
             }
         }
-        let mut moves = SmallVec::new();
-        generate(self.game, st, &mut moves);
+        generate(self.game, st, &mut self.scratch);
+        let start = self.arena.len();
+        self.arena.extend_from_slice(&self.scratch);
         Enter::Open(Frame {
-            moves,
-            next: 0,
+            start,
+            end: self.arena.len(),
+            next: start,
             autos_start: a0,
             autos_end: self.autos.len(),
             cur: None,
+            clean: 0,
         })
     }
 
@@ -695,6 +869,7 @@ fn generate(g: &Game, st: &State, out: &mut SmallVec<[SMove; 32]>) {
             mv,
             talon: None,
             score,
+            fp: touch(g, st, mv),
         });
     }
     if to_waste {
@@ -709,15 +884,17 @@ fn generate(g: &Game, st: &State, out: &mut SmallVec<[SMove; 32]>) {
             let c = r.card;
             let base = 30 - (r.turns.min(20) as i16);
             if let Some(f) = g.foundation_for(st, c) {
+                let mv = Move::Play {
+                    from: Loc::Waste,
+                    to: Loc::Foundation(f),
+                    count: 1,
+                    card: c,
+                };
                 out.push(SMove {
-                    mv: Move::Play {
-                        from: Loc::Waste,
-                        to: Loc::Foundation(f),
-                        count: 1,
-                        card: c,
-                    },
+                    mv,
                     talon,
                     score: base + 70,
+                    fp: touch(g, st, mv),
                 });
             }
             let space_ok = g.space_accepts(st, Loc::Waste);
@@ -727,15 +904,17 @@ fn generate(g: &Game, st: &State, out: &mut SmallVec<[SMove; 32]>) {
                     None => space_ok && (!inter || Some(q) == first_empty),
                 };
                 if ok {
+                    let mv = Move::Play {
+                        from: Loc::Waste,
+                        to: Loc::Tableau(q as u8),
+                        count: 1,
+                        card: c,
+                    };
                     out.push(SMove {
-                        mv: Move::Play {
-                            from: Loc::Waste,
-                            to: Loc::Tableau(q as u8),
-                            count: 1,
-                            card: c,
-                        },
+                        mv,
                         talon,
                         score: base,
+                        fp: touch(g, st, mv),
                     });
                 }
             }

@@ -249,7 +249,11 @@ fn check_family(g: GameKind, want: usize) -> (usize, usize, usize, usize) {
             let got = match out.verdict {
                 Verdict::Won(_) => true,
                 Verdict::Lost => false,
-                Verdict::Unknown(_) => {
+                Verdict::Unknown(l) => {
+                    println!(
+                        "{name} seed {seed}: undecided ({l}), {} nodes",
+                        out.stats.nodes
+                    );
                     unknown += 1;
                     continue;
                 }

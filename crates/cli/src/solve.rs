@@ -236,12 +236,13 @@ pub fn run(
             }
             writeln!(
                 out,
-                "nodes {}, positions stored {}, table hits {}, safe moves {}, moves slept {}, peak memory {:.1} MiB, time {:.3} s ({:.0} nodes/s)",
+                "nodes {}, positions stored {}, table hits {}, safe moves {}, moves slept {}, positions merged {}, peak memory {:.1} MiB, time {:.3} s ({:.0} nodes/s)",
                 stats.nodes,
                 stats.stored,
                 stats.hits,
                 stats.auto_moves,
                 stats.slept,
+                stats.merged,
                 stats.peak_memory as f64 / (1 << 20) as f64,
                 secs,
                 if secs > 0.0 { stats.nodes as f64 / secs } else { 0.0 }
@@ -263,6 +264,7 @@ pub fn run(
                     "table_hits": stats.hits,
                     "safe_moves": stats.auto_moves,
                     "moves_slept": stats.slept,
+                    "positions_merged": stats.merged,
                     "peak_memory_bytes": stats.peak_memory,
                     "max_depth": stats.max_depth,
                     "seconds": secs,

@@ -253,6 +253,28 @@ impl Game {
         }
     }
 
+    /// Rearranges the tableau: pile `p` becomes `piles[p]` (bottom to top),
+    /// keeping its face-down count. For a solver that moves to a position
+    /// the rules connect to this one; it must keep every card and every
+    /// pile's face-down cards (checked in debug builds only).
+    pub fn rearrange_tableau(&self, st: &mut State, piles: &[&[Card]]) {
+        debug_assert_eq!(piles.len(), self.piles());
+        debug_assert_eq!(
+            piles.iter().map(|p| p.len()).sum::<usize>(),
+            st.start[MAX_PILES] as usize
+        );
+        let mut n = 0usize;
+        for (p, cs) in piles.iter().enumerate() {
+            debug_assert!(cs.len() >= st.down[p] as usize);
+            st.start[p] = n as u8;
+            st.cards[n..n + cs.len()].copy_from_slice(cs);
+            n += cs.len();
+        }
+        for p in piles.len()..=MAX_PILES {
+            st.start[p] = n as u8;
+        }
+    }
+
     // ----- queries -------------------------------------------------------
 
     fn piles(&self) -> usize {

@@ -7,6 +7,7 @@
 //! independent checker of `demon-core` has replayed to a win. [`reference`]
 //! is the plain exhaustive search the fast one is tested against.
 
+pub mod class;
 pub mod key;
 pub mod reference;
 pub mod search;

@@ -15,6 +15,10 @@
 //! - canonical fingerprints: permuted tableaux and moves into one of several
 //!   empty spaces are one position ([`crate::key`]);
 //! - safe foundation moves, played without branching ([`safe_to_found`]).
+//! - tableau classes: positions joined by reversible tableau moves are
+//!   stored once and offered every other move of every member
+//!   ([`crate::class`]);
+//! - sibling sleep sets ([`Searcher::sleep`]).
 
 use std::time::{Duration, Instant};
 
@@ -23,6 +27,7 @@ use demon_core::rules::{Build, EmptySpace, Stock, TableauWrap};
 use demon_core::{Card, Game, Layout, Loc, Move, Rules, State, Undo};
 use smallvec::SmallVec;
 
+use crate::class::{self, is_reversible, ClassFinder, CLASS_CAP};
 use crate::key::{fingerprint, piles_interchangeable};
 use crate::table::{FingerprintSet, Insert};
 
@@ -91,6 +96,9 @@ pub struct Stats {
     pub auto_moves: u64,
     /// Moves left out by the sibling sleep sets.
     pub slept: u64,
+    /// Positions merged into stored ones by tableau classes
+    /// ([`crate::class`]): a class of n members adds n - 1.
+    pub merged: u64,
     /// Peak bytes of table and path.
     pub peak_memory: usize,
     /// Deepest path, in search moves.
@@ -105,6 +113,7 @@ impl std::ops::AddAssign for Stats {
         self.hits += o.hits;
         self.auto_moves += o.auto_moves;
         self.slept += o.slept;
+        self.merged += o.merged;
         self.peak_memory = self.peak_memory.max(o.peak_memory);
         self.max_depth = self.max_depth.max(o.max_depth);
         self.elapsed += o.elapsed;
@@ -342,12 +351,14 @@ fn path_moves(g: &Game, nodes: &[Node], i: usize) -> Vec<Move> {
 }
 
 /// A search move: a core move, after turning the talon to `talon` first
-/// when it is a K+ waste play.
+/// when it is a K+ waste play, played from member `member` of the
+/// position's tableau class ([`crate::class`]; 0 is the position itself).
 #[derive(Clone, Copy, Debug)]
 struct SMove {
     mv: Move,
     talon: Option<(u8, u8)>,
     score: i16,
+    member: u8,
     /// What the move touches, for [`independent`].
     fp: Footprint,
 }
@@ -442,6 +453,9 @@ struct Frame {
     start: usize,
     end: usize,
     next: usize,
+    /// This position's class members: `Searcher::members[members_start..]`
+    /// (one, itself, when its class is not merged).
+    members_start: usize,
     /// Safe moves played on entering this position: `autos[autos_start..autos_end]`.
     autos_start: usize,
     autos_end: usize,
@@ -479,6 +493,14 @@ struct Searcher<'g> {
     arena: Vec<SMove>,
     /// Where [`generate`] writes before the moves are copied to the arena.
     scratch: SmallVec<[SMove; 32]>,
+    /// Finds the tableau class of each position entered.
+    class: ClassFinder,
+    /// The canonical member of the last class found.
+    canon: State,
+    /// For each class member of each frame on the path, its range in
+    /// `mpaths`: the reversible moves from the frame's position to it.
+    members: Vec<(u32, u32)>,
+    mpaths: Vec<Move>,
     stats: Stats,
     start: Instant,
     /// The search's position and path, kept between calls of
@@ -508,6 +530,10 @@ impl<'g> Searcher<'g> {
             last_autos: 0,
             arena: Vec::new(),
             scratch: SmallVec::new(),
+            class: ClassFinder::default(),
+            canon: game.initial(),
+            members: Vec::new(),
+            mpaths: Vec::new(),
         }
     }
 
@@ -549,10 +575,18 @@ impl<'g> Searcher<'g> {
                 if sm.talon.is_some() {
                     g.set_talon_state(st, prev);
                 }
+                // The reversible moves to the member it was played from.
+                while self.autos.len() > frame.autos_end {
+                    let (m, u) = self.autos.pop().expect("len checked");
+                    g.undo(st, m, u);
+                }
             }
             if frame.next == frame.end {
                 let a0 = frame.autos_start;
                 self.arena.truncate(frame.start);
+                self.mpaths
+                    .truncate(self.members[frame.members_start].0 as usize);
+                self.members.truncate(frame.members_start);
                 stack.pop();
                 while self.autos.len() > a0 {
                     let (m, u) = self.autos.pop().expect("len checked");
@@ -565,6 +599,13 @@ impl<'g> Searcher<'g> {
             }
             let sm = self.arena[frame.next];
             frame.next += 1;
+            if sm.member > 0 {
+                let (a, b) = self.members[frame.members_start + sm.member as usize];
+                for &m in &self.mpaths[a as usize..b as usize] {
+                    let u = g.play(st, m);
+                    self.autos.push((m, u));
+                }
+            }
             let prev = g.talon_state(st);
             if let Some(t) = sm.talon {
                 g.set_talon_state(st, t);
@@ -623,7 +664,11 @@ impl<'g> Searcher<'g> {
     /// i(y) = j(x); by the claim for y, entered earlier, i(y) is entered.
     /// (A position found in the table stands for the stored one with the
     /// same moves up to the table's equivalences, as for every hit.) The
-    /// sleep set is deliberately not inherited by grandchildren: then the
+    /// With tableau classes the claim holds up to class membership: a
+    /// move i listed at s and legal at y is either offered at y's class
+    /// or reversible there (then i(y) is in y's class, entered); only
+    /// moves of the positions themselves (member 0) sleep or are slept.
+    /// The sleep set is deliberately not inherited by grandchildren: then the
     /// position justifying a slept move could be entered after x, and
     /// with a table that breaks the induction.
     fn sleep(&mut self, parent: &Frame, i: usize, child: &mut Frame) {
@@ -642,7 +687,9 @@ impl<'g> Searcher<'g> {
                 let mut w = child.start;
                 for r in child.start..child.end {
                     let m = self.arena[r];
-                    if !(m.mv == mj.mv && m.talon == mj.talon) {
+                    // Only the child's own moves: a move with the same
+                    // label from another member is another move.
+                    if !(m.member == 0 && m.mv == mj.mv && m.talon == mj.talon) {
                         self.arena[w] = m;
                         w += 1;
                     }
@@ -662,6 +709,9 @@ impl<'g> Searcher<'g> {
         }
         let path = depth * FRAME_BYTES
             + self.arena.len() * std::mem::size_of::<SMove>()
+            + self.members.len() * std::mem::size_of::<(u32, u32)>()
+            + self.mpaths.len() * std::mem::size_of::<Move>()
+            + CLASS_CAP * std::mem::size_of::<class::Member>()
             + self.autos.len() * std::mem::size_of::<(Move, Undo)>();
         if path > self.path_budget {
             return Some(Limit::Memory(self.limits.max_memory));
@@ -688,7 +738,13 @@ impl<'g> Searcher<'g> {
             return Enter::Won;
         }
         let level = self.game.talon_state(st).1;
-        match self.table.insert_level(fingerprint(self.game, st), level) {
+        let merged = self.class.canonical(self.game, st, &mut self.canon);
+        let key = if merged > 1 {
+            fingerprint(self.game, &self.canon)
+        } else {
+            fingerprint(self.game, st)
+        };
+        match self.table.insert_level(key, level) {
             Insert::New => {}
             r => {
                 while self.autos.len() > a0 {
@@ -702,13 +758,48 @@ impl<'g> Searcher<'g> {
                 return Enter::Seen;
             }
         }
-        generate(self.game, st, &mut self.scratch);
         let start = self.arena.len();
-        self.arena.extend_from_slice(&self.scratch);
+        let members_start = self.members.len();
+        if merged > 1 {
+            let complete = self.class.explore(self.game, st);
+            debug_assert!(complete && self.class.members.len() == merged);
+            self.stats.merged += merged as u64 - 1;
+            for k in 0..self.class.members.len() {
+                let a = self.mpaths.len() as u32;
+                self.class.path(k, &mut self.mpaths);
+                self.members.push((a, self.mpaths.len() as u32));
+                let mst = &self.class.members[k].st;
+                generate(self.game, mst, &mut self.scratch);
+                for &sm in &self.scratch {
+                    // Reversible moves stay in the class; a move that
+                    // leaves the tableau alone has the same effect, up to
+                    // the class, from every member: the first's stands
+                    // for all.
+                    if is_reversible(self.game, mst, sm.mv)
+                        || (k > 0 && !touches_tableau(self.game, sm.mv))
+                    {
+                        continue;
+                    }
+                    self.arena.push(SMove {
+                        member: k as u8,
+                        fp: if k == 0 { sm.fp } else { None },
+                        ..sm
+                    });
+                }
+            }
+            // Stable: the position's own moves first among equals.
+            self.arena[start..].sort_by_key(|m| -m.score);
+        } else {
+            self.members
+                .push((self.mpaths.len() as u32, self.mpaths.len() as u32));
+            generate(self.game, st, &mut self.scratch);
+            self.arena.extend_from_slice(&self.scratch);
+        }
         Enter::Open(Frame {
             start,
             end: self.arena.len(),
             next: start,
+            members_start,
             autos_start: a0,
             autos_end: self.autos.len(),
             cur: None,
@@ -731,6 +822,10 @@ impl<'g> Searcher<'g> {
                 play(&mut st, m, &mut out);
             }
             if let Some((sm, _, _)) = f.cur {
+                let (a, b) = self.members[f.members_start + sm.member as usize];
+                for &m in &self.mpaths[a as usize..b as usize] {
+                    play(&mut st, m, &mut out);
+                }
                 if let Some(t) = sm.talon {
                     for m in g.stock_moves_between(&st, t) {
                         play(&mut st, m, &mut out);
@@ -740,7 +835,13 @@ impl<'g> Searcher<'g> {
             }
         }
         // The safe moves of the final (won) position.
-        let last = stack.last().map_or(0, |f| f.autos_end);
+        let last = stack.last().map_or(0, |f| {
+            f.autos_end
+                + f.cur.map_or(0, |(sm, _, _)| {
+                    let (a, b) = self.members[f.members_start + sm.member as usize];
+                    (b - a) as usize
+                })
+        });
         for &(m, _) in &self.autos[last..] {
             play(&mut st, m, &mut out);
         }
@@ -869,6 +970,7 @@ fn generate(g: &Game, st: &State, out: &mut SmallVec<[SMove; 32]>) {
             mv,
             talon: None,
             score,
+            member: 0,
             fp: touch(g, st, mv),
         });
     }
@@ -894,6 +996,7 @@ fn generate(g: &Game, st: &State, out: &mut SmallVec<[SMove; 32]>) {
                     mv,
                     talon,
                     score: base + 70,
+                    member: 0,
                     fp: touch(g, st, mv),
                 });
             }
@@ -914,6 +1017,7 @@ fn generate(g: &Game, st: &State, out: &mut SmallVec<[SMove; 32]>) {
                         mv,
                         talon,
                         score: base,
+                        member: 0,
                         fp: touch(g, st, mv),
                     });
                 }
@@ -964,6 +1068,17 @@ pub fn safe_to_found(g: &Game, st: &State, c: Card) -> bool {
             .all(builder_on_foundations),
         Build::Suit => builder_on_foundations(c.suit().index()),
         Build::AnySuit => (0..4).all(builder_on_foundations),
+    }
+}
+
+/// Whether a move changes the tableau (see [`Searcher::enter`]).
+fn touches_tableau(g: &Game, mv: Move) -> bool {
+    match mv {
+        Move::Play { from, to, .. } => {
+            matches!(from, Loc::Tableau(_)) || matches!(to, Loc::Tableau(_))
+        }
+        Move::Deal => matches!(g.rules().stock, Stock::ToTableau { .. }),
+        Move::Redeal | Move::ChooseBase(_) => false,
     }
 }
 

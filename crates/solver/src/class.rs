@@ -1,0 +1,457 @@
+//! Tableau classes: the positions that reversible tableau moves connect.
+//!
+//! A tableau move is *reversible* when it moves part of a pile's top run,
+//! not the run's bottom card, onto another non-empty pile
+//! ([`is_reversible`]). Such a move can always be taken straight back:
+//! the card it uncovers is the one the moved run's bottom card was built
+//! on, the moved cards stay a run on their new pile (the bottom one builds
+//! on the card it joined), and a run of that many cards may move again (one
+//! card where only single cards move; any part of a run where runs move).
+//! It neither empties nor fills a pile, so the reserve, the waste, the
+//! stock, the foundations and every space rule are untouched. So
+//! reversible moves split positions into classes of mutually reachable
+//! positions, all won or all lost.
+//!
+//! The search ([`crate::search`]) stores one fingerprint per class, the
+//! smallest of its members' fingerprints, and gives a class's stored
+//! position every move of every member except the reversible ones (each
+//! played after the reversible moves that lead to its member). Soundness:
+//! the positions the search enters are still closed under moves up to
+//! class membership (a reversible move stays in the class; any other move
+//! of any member is offered), so every position reachable from the deal is
+//! in a class the search entered, and a win anywhere is found. Exploring a
+//! class from any member finds the same members (reachability by reversible
+//! moves is symmetric), so the key does not depend on the member entered
+//! first. A class larger than [`CLASS_CAP`] is not merged: each of its
+//! positions is stored on its own with its own moves, reversible ones
+//! included, as before classes existed; whether a class exceeds the cap is
+//! again the same from every member, so one class is never stored both
+//! ways.
+//!
+//! Classes are large where runs move in any part (`--group-moves any`):
+//! on Canfield with the published rules most stored positions have 4–15
+//! members.
+
+use demon_core::rules::{Build, GroupMoves, TableauWrap};
+use demon_core::{Card, Game, Loc, Move, MoveList, State};
+
+use crate::key::fingerprint;
+
+/// Largest class merged into one stored position.
+pub const CLASS_CAP: usize = 64;
+
+/// Whether `mv`, legal in `st`, is a reversible tableau move (see the
+/// module comment).
+pub fn is_reversible(g: &Game, st: &State, mv: Move) -> bool {
+    match mv {
+        Move::Play {
+            from: Loc::Tableau(p),
+            to: Loc::Tableau(q),
+            count,
+            ..
+        } => (count as usize) < g.run_len(st, p as usize) && !g.pile(st, q as usize).is_empty(),
+        _ => false,
+    }
+}
+
+/// The reversible moves of `st` (see [`is_reversible`]), as
+/// [`Game::moves`] would list them among its moves.
+pub fn reversible_moves(g: &Game, st: &State, out: &mut MoveList) {
+    out.clear();
+    let rules = g.rules();
+    let piles = rules.piles as usize;
+    let single = rules.group_moves != GroupMoves::Any;
+    // Before the base is chosen only the choice may be played.
+    if rules.group_moves == GroupMoves::Pile || g.base_pending(st) {
+        return;
+    }
+    for p in 0..piles {
+        let cs = g.pile(st, p);
+        if cs.len() < 2 {
+            continue;
+        }
+        let run = g.run_len(st, p);
+        let hi = if single { run.min(2) - 1 } else { run - 1 };
+        for k in 1..=hi {
+            let c = cs[cs.len() - k];
+            for q in 0..piles {
+                if q == p {
+                    continue;
+                }
+                if let Some(&t) = g.pile(st, q).last() {
+                    if g.builds(st, c, t) {
+                        out.push(Move::Play {
+                            from: Loc::Tableau(p as u8),
+                            to: Loc::Tableau(q as u8),
+                            count: k as u8,
+                            card: c,
+                        });
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// One position of a class, reached from the first by reversible moves.
+pub struct Member {
+    pub st: State,
+    /// The member this one was reached from, and by which move (unused for
+    /// the first member).
+    pub parent: u32,
+    pub mv: Move,
+}
+
+/// Explores classes, reusing its buffers.
+#[derive(Default)]
+pub struct ClassFinder {
+    /// The class of the last position explored; `members[0]` is it.
+    pub members: Vec<Member>,
+    /// Each member's fingerprint.
+    pub fps: Vec<u128>,
+    moves: MoveList,
+    /// Buffers of [`ClassFinder::canonical`].
+    runs: Vec<(usize, usize)>,
+    flat: Vec<Card>,
+}
+
+impl ClassFinder {
+    /// Finds the class of `st`, breadth first. Returns `false` when it
+    /// has more than [`CLASS_CAP`] members (then `members` holds only
+    /// part of it).
+    pub fn explore(&mut self, g: &Game, st: &State) -> bool {
+        self.members.clear();
+        self.fps.clear();
+        self.members.push(Member {
+            st: st.clone(),
+            parent: u32::MAX,
+            mv: Move::Deal,
+        });
+        self.fps.push(fingerprint(g, st));
+        let mut i = 0;
+        while i < self.members.len() {
+            reversible_moves(g, &self.members[i].st, &mut self.moves);
+            for k in 0..self.moves.len() {
+                let mv = self.moves[k];
+                let mut s2 = self.members[i].st.clone();
+                g.play(&mut s2, mv);
+                let f = fingerprint(g, &s2);
+                if self.fps.contains(&f) {
+                    continue;
+                }
+                if self.members.len() == CLASS_CAP {
+                    return false;
+                }
+                self.members.push(Member {
+                    st: s2,
+                    parent: i as u32,
+                    mv,
+                });
+                self.fps.push(f);
+            }
+            i += 1;
+        }
+        true
+    }
+
+    /// Appends the reversible moves from the first member to member `k`.
+    pub fn path(&self, k: usize, out: &mut Vec<Move>) {
+        let at = out.len();
+        let mut k = k;
+        while k != 0 {
+            out.push(self.members[k].mv);
+            k = self.members[k].parent as usize;
+        }
+        out[at..].reverse();
+    }
+}
+
+impl ClassFinder {
+    /// The size of `st`'s class when it is merged (one deck, runs move in
+    /// any part, at most [`CLASS_CAP`] members), with its canonical member
+    /// written to `out` when the size is over 1; 0 when the class is not
+    /// merged (then `st` is stored as itself, with all its moves).
+    ///
+    /// The class has a product form. Take the cards of the piles' top runs.
+    /// A run's bottom card never moves by a reversible move; every other
+    /// run card `c` lies on a card `c` builds on. Group these *mobile*
+    /// cards into levels by what they build on (rank and colour, rank and
+    /// suit, or rank, as the build rule reads), and for a level `L` let
+    /// `R` be its mobile cards and `B` the run cards they can build on.
+    /// Every card of `R` lies on its own card of `B`, and a card of `B` is
+    /// the top of its pile exactly when no card of `R` lies on it (the
+    /// card above a run card builds on it, so it is in `R`). A reversible
+    /// move takes some `c` in `R` (with the run above it) onto a pile top
+    /// `b` in `B`: it changes where one card of one level lies and nothing
+    /// else about the levels. With one deck, `b` is never in `c`'s own pile
+    /// unless that pile's run goes round the corner and back to a card
+    /// `c` builds on, which needs more run cards than the rules' ranks (see
+    /// below); classes with that many run cards are not merged. So a level with `|R| < |B|` (a free top card) can
+    /// reach every placement of `R` on `B` (with a free card any card can
+    /// move, so cards can be exchanged through it), a level with
+    /// `|R| = |B|` is frozen, and the class is the product of the levels'
+    /// placements. The canonical member lays each free level's cards, in
+    /// card order, on the first of its `B` cards in card order; it depends
+    /// only on the class. (Two decks are not merged: two copies of a card
+    /// in `B` would need a tie-break that does not depend on the member.)
+    pub fn canonical(&mut self, g: &Game, st: &State, out: &mut State) -> usize {
+        const NONE: u8 = u8::MAX;
+        let rules = g.rules();
+        if rules.decks != 1 || rules.group_moves != GroupMoves::Any {
+            return 0;
+        }
+        if g.base_pending(st) {
+            // Only the choice of base may be played: a class of one.
+            return 1;
+        }
+        let ranks = rules.ranks;
+        let base = g.base(st).map(|r| r.index());
+        let level = |r: u8, c: Card| -> u8 {
+            match rules.build {
+                Build::AltColour => r * 2 + u8::from(c.is_red()),
+                Build::Suit => r * 4 + c.suit().index() as u8,
+                Build::AnySuit => r,
+            }
+        };
+        // The level of the cards that build on `b`: one rank lower (round
+        // the corner where the rules allow), the other colour or the same
+        // suit; as `Game::builds` reads the rules.
+        let child_level = |b: Card| -> u8 {
+            let tr = b.rank().index();
+            let cr = match rules.tableau_wrap {
+                TableauWrap::No if tr == 0 => return NONE,
+                TableauWrap::KingOnAce if tr == 0 => ranks - 1,
+                TableauWrap::AtBase if Some(tr) == base => return NONE,
+                TableauWrap::AtBase => (tr + ranks - 1) % ranks,
+                _ => tr - 1,
+            };
+            match rules.build {
+                Build::AltColour => cr * 2 + u8::from(!b.is_red()),
+                Build::Suit => cr * 4 + b.suit().index() as u8,
+                Build::AnySuit => cr,
+            }
+        };
+        // Run cards: (card, its level, level of the cards it takes, mobile).
+        let mut rc: smallvec::SmallVec<[(Card, u8, u8, bool); 64]> = smallvec::SmallVec::new();
+        self.runs.clear();
+        for p in 0..rules.piles as usize {
+            let cs = g.pile(st, p);
+            if cs.is_empty() {
+                self.runs.push((p, usize::MAX));
+                continue;
+            }
+            let bi = cs.len() - g.run_len(st, p);
+            for (k, &c) in cs[bi..].iter().enumerate() {
+                rc.push((c, level(c.rank().index(), c), child_level(c), k > 0));
+            }
+            self.runs.push((p, bi));
+        }
+        // Round the corner, a pile could hold a card and, higher up, a card
+        // it builds on (see above). The run between them passes through a
+        // cycle of levels (each level's cards take the next level's), all
+        // with run cards; with no such cycle it cannot happen.
+        if rules.tableau_wrap == TableauWrap::KingOnAce {
+            let mut next = [NONE; 64];
+            let mut present = 0u64;
+            for &(_, l, cl, _) in &rc {
+                present |= 1 << l;
+                next[l as usize] = cl;
+            }
+            // Walk the functional graph `next` once from every level.
+            let mut done = 0u64;
+            let mut todo = present;
+            while todo != 0 {
+                let l = todo.trailing_zeros() as u8;
+                todo &= todo - 1;
+                let mut path = 0u64;
+                let mut x = l;
+                while x != NONE && present & (1 << x) != 0 && done & (1 << x) == 0 {
+                    if path & (1 << x) != 0 {
+                        return 0;
+                    }
+                    path |= 1 << x;
+                    x = next[x as usize];
+                }
+                done |= path;
+            }
+        }
+        let mut rcount = [0u8; 64];
+        let mut bcount = [0u8; 64];
+        for &(_, l, cl, mobile) in &rc {
+            if mobile {
+                rcount[l as usize] += 1;
+            }
+            if cl != NONE {
+                bcount[cl as usize] += 1;
+            }
+        }
+        let mut size = 1usize;
+        let mut free = 0u64;
+        for l in 0..64 {
+            let (r, b) = (rcount[l] as usize, bcount[l] as usize);
+            debug_assert!(r <= b);
+            if r > 0 && r < b {
+                free |= 1 << l;
+                for k in 0..r {
+                    size = size.saturating_mul(b - k);
+                }
+                if size > CLASS_CAP {
+                    return 0;
+                }
+            }
+        }
+        if size == 1 {
+            return 1;
+        }
+        // child[b]: the card lying on run card b.
+        let mut child = [None::<Card>; 52];
+        for &(p, bi) in &self.runs {
+            if bi != usize::MAX {
+                for w in g.pile(st, p)[bi..].windows(2) {
+                    child[w[0].index() as usize] = Some(w[1]);
+                }
+            }
+        }
+        while free != 0 {
+            let l = free.trailing_zeros() as u8;
+            free &= free - 1;
+            let mut r: smallvec::SmallVec<[Card; 4]> = smallvec::SmallVec::new();
+            let mut b: smallvec::SmallVec<[Card; 4]> = smallvec::SmallVec::new();
+            for &(c, cl, pl, mobile) in &rc {
+                if mobile && cl == l {
+                    r.push(c);
+                }
+                if pl == l {
+                    b.push(c);
+                    child[c.index() as usize] = None;
+                }
+            }
+            r.sort_unstable();
+            b.sort_unstable();
+            for (i, &c) in r.iter().enumerate() {
+                child[b[i].index() as usize] = Some(c);
+            }
+        }
+        self.flat.clear();
+        let mut bounds = [(0usize, 0usize); demon_core::rules::MAX_PILES];
+        for &(p, bi) in &self.runs {
+            let a = self.flat.len();
+            if bi != usize::MAX {
+                let cs = g.pile(st, p);
+                self.flat.extend_from_slice(&cs[..=bi]);
+                let mut cur = cs[bi];
+                while let Some(c) = child[cur.index() as usize] {
+                    self.flat.push(c);
+                    cur = c;
+                }
+            }
+            bounds[p] = (a, self.flat.len());
+        }
+        let slices: smallvec::SmallVec<[&[Card]; 16]> = bounds[..rules.piles as usize]
+            .iter()
+            .map(|&(a, b)| &self.flat[a..b])
+            .collect();
+        out.clone_from(st);
+        g.rearrange_tableau(out, &slices);
+        size
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use demon_core::rules::GroupMoves;
+    use demon_core::{GameKind, Reading, RuleOverrides, Rules, Source};
+
+    /// Along random playouts of every one-deck game with runs moving in any
+    /// part, at full size and with few ranks (where runs go round the
+    /// corner): the product form's size is the class the breadth-first
+    /// search finds, its canonical member is in that class, and every
+    /// member gets the same canonical member, or every member is left
+    /// unmerged.
+    #[test]
+    fn product_form_matches_search() {
+        let mut checked = 0usize;
+        let mut merged = 0usize;
+        for g in [
+            GameKind::Canfield,
+            GameKind::SuperiorCanfield,
+            GameKind::Rainbow,
+            GameKind::Chameleon,
+            GameKind::Storehouse,
+            GameKind::SelectiveCanfield,
+            GameKind::Easthaven,
+        ] {
+            for reading in [Reading::Standard, Reading::Pysolfc] {
+                for ranks in [None, Some(5), Some(6)] {
+                    let o = RuleOverrides {
+                        group_moves: Some(GroupMoves::Any),
+                        ranks,
+                        reserve: ranks.map(|_| 4),
+                        ..Default::default()
+                    };
+                    let Ok(rules) = Rules::resolve(g, reading, &o) else {
+                        continue;
+                    };
+                    for seed in 0..12u64 {
+                        let layout = Source::Native(seed).layout(&rules);
+                        let Ok(game) = Game::new(&rules, &layout) else {
+                            continue;
+                        };
+                        let (c, m) = playout(&game, seed);
+                        checked += c;
+                        merged += m;
+                    }
+                }
+            }
+        }
+        println!("{checked} positions checked, {merged} in merged classes");
+        assert!(checked > 5_000, "{checked} positions checked");
+        assert!(merged > 500, "{merged} merged classes checked");
+    }
+
+    /// Checks the positions of one random playout; returns how many, and
+    /// how many were in merged classes of more than one member.
+    fn playout(game: &Game, seed: u64) -> (usize, usize) {
+        let mut f = ClassFinder::default();
+        let mut canon = game.initial();
+        let mut other = game.initial();
+        let mut st = game.initial();
+        let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let (mut checked, mut merged) = (0, 0);
+        for _ in 0..300 {
+            let n = f.canonical(game, &st, &mut canon);
+            let complete = f.explore(game, &st);
+            if n > 0 {
+                assert!(complete, "a merged class is within the cap");
+                assert_eq!(f.members.len(), n, "class size\n{:?}", game.position(&st));
+            }
+            if n > 1 {
+                merged += 1;
+                let key = fingerprint(game, &canon);
+                assert!(f.fps.contains(&key), "the canonical member is in the class");
+                for m in &f.members[1..] {
+                    let mut g2 = ClassFinder::default();
+                    assert_eq!(g2.canonical(game, &m.st, &mut other), n);
+                    assert_eq!(fingerprint(game, &other), key, "one canonical member");
+                }
+            } else {
+                for m in &f.members {
+                    let mut g2 = ClassFinder::default();
+                    assert!(g2.canonical(game, &m.st, &mut other) <= 1.max(n));
+                    assert_eq!(g2.canonical(game, &m.st, &mut other) == 0, n == 0);
+                }
+            }
+            checked += 1;
+            let moves = game.legal_moves(&st);
+            if moves.is_empty() {
+                break;
+            }
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            game.play(&mut st, moves[(rng % moves.len() as u64) as usize]);
+        }
+        (checked, merged)
+    }
+}

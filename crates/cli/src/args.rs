@@ -95,6 +95,9 @@ pub struct LimitArgs {
     /// Stop (UNKNOWN) after this many seconds.
     #[arg(long, value_name = "SECS", value_parser = parse_secs, help_heading = "Limits")]
     pub timeout: Option<f64>,
+    /// Store positions joined by reversible tableau moves once (one deck, --group-moves any): about a quarter of the memory on Canfield, but slower per position. For deals that run out of memory.
+    #[arg(long, help_heading = "Limits")]
+    pub tableau_classes: bool,
 }
 
 impl LimitArgs {
@@ -103,6 +106,12 @@ impl LimitArgs {
             max_nodes: self.max_nodes,
             max_memory: self.max_memory,
             timeout: self.timeout.map(std::time::Duration::from_secs_f64),
+        }
+    }
+
+    pub fn options(&self) -> demon_solver::Options {
+        demon_solver::Options {
+            tableau_classes: self.tableau_classes,
         }
     }
 }

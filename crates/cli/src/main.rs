@@ -112,7 +112,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 &rules,
                 &d.layout,
                 &title,
-                &limits.limits(),
+                &limits,
                 format,
                 show_positions,
             )?;

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use demon_core::{Game, Layout, Loc, Move, Rules, State};
-use demon_solver::{solve, Outcome, Verdict};
+use demon_solver::{Outcome, Verdict};
 use serde_json::json;
 
 use crate::args::OutFormat;
@@ -200,11 +200,11 @@ pub fn run(
     rules: &Rules,
     layout: &Layout,
     title: &str,
-    limits: &demon_solver::Limits,
+    search: &crate::args::LimitArgs,
     format: OutFormat,
     show_positions: bool,
 ) -> Result<ExitCode> {
-    let Outcome { verdict, stats } = solve(rules, layout, limits)?;
+    let Outcome { verdict, stats } = demon_solver::solve_with(rules, layout, &search.limits(), &search.options())?;
     let game = Game::new(rules, layout)?;
     let (word, code) = match &verdict {
         Verdict::Won(_) => ("WON", EXIT_WON),

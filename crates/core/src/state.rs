@@ -172,6 +172,9 @@ pub struct Game {
     talon: Vec<Card>,
     selection: Vec<Card>,
     initial: State,
+    /// Bit `t` of `builds_on[c]`: `c` builds on `t` in the tableau (for
+    /// every wrap rule but `AtBase`, whose answer depends on the base).
+    builds_on: [u64; Card::COUNT],
 }
 
 impl Game {
@@ -214,12 +217,25 @@ impl Game {
             talon,
             selection: layout.selection.clone(),
             initial: st,
+            builds_on: [0; Card::COUNT],
         };
+        let mut builds_on = [0u64; Card::COUNT];
+        for c in Card::all() {
+            for t in Card::all() {
+                if g.builds_at(NO_BASE, c, t) {
+                    builds_on[c.index() as usize] |= 1 << t.index();
+                }
+            }
+        }
         let mut st = g.initial.clone();
         g.set_tableau(&mut st, &layout.tableau);
         st.talon_pos = layout.waste.len() as u8;
         g.normalize_talon(&mut st);
-        Ok(Game { initial: st, ..g })
+        Ok(Game {
+            initial: st,
+            builds_on,
+            ..g
+        })
     }
 
     pub fn rules(&self) -> &Rules {
@@ -392,12 +408,22 @@ impl Game {
     }
 
     /// Whether `c` may be built on `t` in the tableau.
+    #[inline]
     pub fn builds(&self, st: &State, c: Card, t: Card) -> bool {
+        if self.rules.tableau_wrap == TableauWrap::AtBase {
+            self.builds_at(st.base, c, t)
+        } else {
+            self.builds_on[c.index() as usize] >> t.index() & 1 != 0
+        }
+    }
+
+    /// [`Game::builds`] with the base rank index `base`.
+    fn builds_at(&self, base: u8, c: Card, t: Card) -> bool {
         let (cr, tr) = (c.rank().index(), t.rank().index());
         let rank_ok = match self.rules.tableau_wrap {
             TableauWrap::No => cr + 1 == tr,
             TableauWrap::KingOnAce => cr + 1 == tr || (tr == 0 && cr + 1 == self.rules.ranks),
-            TableauWrap::AtBase => (cr + 1) % self.rules.ranks == tr && tr != st.base,
+            TableauWrap::AtBase => (cr + 1) % self.rules.ranks == tr && tr != base,
         };
         rank_ok
             && match self.rules.build {

@@ -4,13 +4,13 @@
 //!
 //! cargo run --release -p demon-solver --example sweep -- GAME FIRST LAST TIMEOUT_S [option=value ...]
 //! options: group-moves=any|whole|pile|top, empty=reserve-then-any|reserve-then-waste|any,
-//! tableau-wrap=yes|no|base, rules=pysolfc
+//! tableau-wrap=yes|no|base, rules=pysolfc, classes=on (tableau classes)
 
 use std::time::Duration;
 
 use demon_core::rules::{EmptySpace, GroupMoves};
 use demon_core::{GameKind, Reading, RuleOverrides, Rules, Source};
-use demon_solver::{solve, Limits, Verdict};
+use demon_solver::{solve_with, Limits, Options, Verdict};
 
 fn main() {
     let a: Vec<String> = std::env::args().collect();
@@ -20,6 +20,7 @@ fn main() {
     let timeout: f64 = a[4].parse().unwrap();
     let mut o = RuleOverrides::default();
     let mut reading = Reading::Standard;
+    let mut options = Options::default();
     for kv in &a[5..] {
         let (k, v) = kv.split_once('=').expect("option=value");
         match (k, v) {
@@ -31,6 +32,7 @@ fn main() {
             ("empty", "reserve-then-waste") => o.empty_space = Some(EmptySpace::ReserveThenWaste),
             ("empty", "any") => o.empty_space = Some(EmptySpace::Any),
             ("rules", "pysolfc") => reading = Reading::Pysolfc,
+            ("classes", "on") => options.tableau_classes = true,
             ("tableau-wrap", "base") => {
                 o.tableau_wrap = Some(demon_core::rules::TableauWrap::AtBase)
             }
@@ -58,7 +60,7 @@ fn main() {
     let mut peak = 0usize;
     for seed in first..=last {
         let layout = Source::Native(seed).layout(&rules);
-        let out = solve(&rules, &layout, &limits).expect("solve");
+        let out = solve_with(&rules, &layout, &limits, &options).expect("solve");
         let s = out.stats;
         let (v, len, lim) = match &out.verdict {
             Verdict::Won(m) => {

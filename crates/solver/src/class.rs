@@ -93,6 +93,10 @@ pub fn reversible_moves(g: &Game, st: &State, out: &mut MoveList) {
     }
 }
 
+fn cards_filler() -> Card {
+    Card::from_index(0).expect("card 0 exists")
+}
+
 /// One position of a class, reached from the first by reversible moves.
 pub struct Member {
     pub st: State,
@@ -112,7 +116,6 @@ pub struct ClassFinder {
     moves: MoveList,
     /// Buffers of [`ClassFinder::canonical`].
     runs: Vec<(usize, usize)>,
-    flat: Vec<Card>,
 }
 
 impl ClassFinder {
@@ -332,24 +335,27 @@ impl ClassFinder {
                 child[b[i].index() as usize] = Some(c);
             }
         }
-        self.flat.clear();
+        let mut flat = [cards_filler(); demon_core::state::TABLEAU_CAP];
+        let mut n = 0;
         let mut bounds = [(0usize, 0usize); demon_core::rules::MAX_PILES];
         for &(p, bi) in &self.runs {
-            let a = self.flat.len();
+            let a = n;
             if bi != usize::MAX {
                 let cs = g.pile(st, p);
-                self.flat.extend_from_slice(&cs[..=bi]);
+                flat[n..n + bi + 1].copy_from_slice(&cs[..=bi]);
+                n += bi + 1;
                 let mut cur = cs[bi];
                 while let Some(c) = child[cur.index() as usize] {
-                    self.flat.push(c);
+                    flat[n] = c;
+                    n += 1;
                     cur = c;
                 }
             }
-            bounds[p] = (a, self.flat.len());
+            bounds[p] = (a, n);
         }
         let slices: smallvec::SmallVec<[&[Card]; 16]> = bounds[..rules.piles as usize]
             .iter()
-            .map(|&(a, b)| &self.flat[a..b])
+            .map(|&(a, b)| &flat[a..b])
             .collect();
         out.clone_from(st);
         g.rearrange_tableau(out, &slices);

@@ -13,4 +13,4 @@ pub mod reference;
 pub mod search;
 pub mod table;
 
-pub use search::{solve, Limit, Limits, Outcome, SolveError, Stats, Verdict};
+pub use search::{solve, solve_with, Limit, Limits, Options, Outcome, SolveError, Stats, Verdict};

@@ -27,7 +27,7 @@ use demon_core::rules::{Build, EmptySpace, Stock, TableauWrap};
 use demon_core::{Card, Game, Layout, Loc, Move, Rules, State, Undo};
 use smallvec::SmallVec;
 
-use crate::class::{self, is_reversible, ClassFinder, CLASS_CAP};
+use crate::class::{self, ClassFinder, CLASS_CAP};
 use crate::key::{fingerprint, piles_interchangeable};
 use crate::table::{FingerprintSet, Insert};
 
@@ -136,11 +136,31 @@ pub enum SolveError {
     BadSolution(String),
 }
 
+/// How the search runs (as opposed to what stops it, [`Limits`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Store each tableau class once ([`crate::class`]): about a quarter
+    /// of the positions on Canfield with runs moving in any part, at a
+    /// higher cost per position (see results/README.md). For runs bound by
+    /// memory rather than time.
+    pub tableau_classes: bool,
+}
+
 /// Solves a deal: builds the game, searches, and replays any win with the
 /// independent checker before reporting it.
 pub fn solve(rules: &Rules, layout: &Layout, limits: &Limits) -> Result<Outcome, SolveError> {
+    solve_with(rules, layout, limits, &Options::default())
+}
+
+/// [`solve`] with search options.
+pub fn solve_with(
+    rules: &Rules,
+    layout: &Layout,
+    limits: &Limits,
+    options: &Options,
+) -> Result<Outcome, SolveError> {
     let game = Game::new(rules, layout)?;
-    let out = drive(&game, limits);
+    let out = drive(&game, limits, options);
     if let Verdict::Won(moves) = &out.verdict {
         match replay(rules, layout, moves) {
             Ok(r) if r.won => {}
@@ -175,8 +195,9 @@ const PROBE_BYTES_PER_NODE: usize = 256;
 /// from the exhaustive search. Memory: the exhaustive search keeps three
 /// quarters of the budget (an eighth of that for its path), the probes one
 /// quarter.
-fn drive(game: &Game, limits: &Limits) -> Outcome {
+fn drive(game: &Game, limits: &Limits, options: &Options) -> Outcome {
     let mut dfs = Searcher::new(game, limits, limits.max_memory / 8 * 6);
+    dfs.classes = options.tableau_classes;
     let probe_memory = limits.max_memory / 4;
     let mut pause = FIRST_PAUSE;
     let mut probe = FIRST_PROBE;
@@ -262,6 +283,7 @@ fn best_first(
     states.push(st);
     let mut expanded = 0u64;
     let mut moves = SmallVec::new();
+    let mut reach = SmallVec::new();
     while let Some((_, std::cmp::Reverse(i))) = heap.pop() {
         if expanded >= budget {
             break;
@@ -275,7 +297,7 @@ fn best_first(
         }
         expanded += 1;
         let st = states[i as usize].clone();
-        generate(g, &st, &mut moves);
+        generate(g, &st, &mut moves, &mut reach, Gen::All);
         for &sm in moves.iter() {
             let mut s2 = st.clone();
             if let Some(t) = sm.talon {
@@ -495,6 +517,8 @@ struct Searcher<'g> {
     scratch: SmallVec<[SMove; 32]>,
     /// Finds the tableau class of each position entered.
     class: ClassFinder,
+    /// The waste reach of the position being expanded.
+    reach: SmallVec<[demon_core::Reach; 32]>,
     /// The canonical member of the last class found.
     canon: State,
     /// For each class member of each frame on the path, its range in
@@ -510,6 +534,8 @@ struct Searcher<'g> {
     started: bool,
     /// Safe moves played on the last position entered.
     last_autos: usize,
+    /// Whether tableau classes are merged ([`Options::tableau_classes`]).
+    classes: bool,
 }
 
 impl<'g> Searcher<'g> {
@@ -528,9 +554,11 @@ impl<'g> Searcher<'g> {
             stack: Vec::new(),
             started: false,
             last_autos: 0,
+            classes: false,
             arena: Vec::new(),
             scratch: SmallVec::new(),
             class: ClassFinder::default(),
+            reach: SmallVec::new(),
             canon: game.initial(),
             members: Vec::new(),
             mpaths: Vec::new(),
@@ -663,7 +691,7 @@ impl<'g> Searcher<'g> {
     /// same table entry). Since i and j commute, i is listed at y and
     /// i(y) = j(x); by the claim for y, entered earlier, i(y) is entered.
     /// (A position found in the table stands for the stored one with the
-    /// same moves up to the table's equivalences, as for every hit.) The
+    /// same moves up to the table's equivalences, as for every hit.)
     /// With tableau classes the claim holds up to class membership: a
     /// move i listed at s and legal at y is either offered at y's class
     /// or reversible there (then i(y) is in y's class, entered); only
@@ -738,7 +766,11 @@ impl<'g> Searcher<'g> {
             return Enter::Won;
         }
         let level = self.game.talon_state(st).1;
-        let merged = self.class.canonical(self.game, st, &mut self.canon);
+        let merged = if self.classes {
+            self.class.canonical(self.game, st, &mut self.canon)
+        } else {
+            0
+        };
         let key = if merged > 1 {
             fingerprint(self.game, &self.canon)
         } else {
@@ -768,18 +800,17 @@ impl<'g> Searcher<'g> {
                 let a = self.mpaths.len() as u32;
                 self.class.path(k, &mut self.mpaths);
                 self.members.push((a, self.mpaths.len() as u32));
+                // Reversible moves stay in the class; a move that leaves
+                // the tableau alone has the same effect, up to the class,
+                // from every member: the first's stands for all.
+                let mode = if k == 0 {
+                    Gen::ClassFirst
+                } else {
+                    Gen::ClassOther
+                };
                 let mst = &self.class.members[k].st;
-                generate(self.game, mst, &mut self.scratch);
+                generate(self.game, mst, &mut self.scratch, &mut self.reach, mode);
                 for &sm in &self.scratch {
-                    // Reversible moves stay in the class; a move that
-                    // leaves the tableau alone has the same effect, up to
-                    // the class, from every member: the first's stands
-                    // for all.
-                    if is_reversible(self.game, mst, sm.mv)
-                        || (k > 0 && !touches_tableau(self.game, sm.mv))
-                    {
-                        continue;
-                    }
                     self.arena.push(SMove {
                         member: k as u8,
                         fp: if k == 0 { sm.fp } else { None },
@@ -788,11 +819,11 @@ impl<'g> Searcher<'g> {
                 }
             }
             // Stable: the position's own moves first among equals.
-            self.arena[start..].sort_by_key(|m| -m.score);
+            self.arena[start..].sort_by_key(|m| (m.member > 0, -m.score));
         } else {
             self.members
                 .push((self.mpaths.len() as u32, self.mpaths.len() as u32));
-            generate(self.game, st, &mut self.scratch);
+            generate(self.game, st, &mut self.scratch, &mut self.reach, Gen::All);
             self.arena.extend_from_slice(&self.scratch);
         }
         Enter::Open(Frame {
@@ -911,15 +942,57 @@ fn play_safe_moves(g: &Game, st: &mut State, autos: &mut Vec<(Move, Undo)>) {
 }
 
 /// The search moves of a position, best first.
-fn generate(g: &Game, st: &State, out: &mut SmallVec<[SMove; 32]>) {
+/// Which of a position's moves [`generate`] lists.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Gen {
+    /// All of them.
+    All,
+    /// All but the reversible ones: the first member of a merged class.
+    ClassFirst,
+    /// Only those that change the tableau and are not reversible: another
+    /// member of a merged class, whose talon is the first's (its waste
+    /// reach is passed in, not recomputed).
+    ClassOther,
+}
+
+fn generate(
+    g: &Game,
+    st: &State,
+    out: &mut SmallVec<[SMove; 32]>,
+    reach: &mut SmallVec<[demon_core::Reach; 32]>,
+    mode: Gen,
+) {
     out.clear();
     let rules = g.rules();
+    let mut runs = [0u8; demon_core::rules::MAX_PILES];
+    if mode != Gen::All {
+        for (p, r) in runs.iter_mut().enumerate().take(rules.piles as usize) {
+            *r = g.run_len(st, p) as u8;
+        }
+    }
     let to_waste = matches!(rules.stock, Stock::ToWaste { .. });
     let inter = piles_interchangeable(g, st);
     let piles = rules.piles as usize;
     let first_empty = (0..piles).find(|&p| g.pile(st, p).is_empty());
     let reserve_len = g.reserve(st).len();
     for mv in g.legal_moves(st) {
+        if mode != Gen::All {
+            if let Move::Play {
+                from: Loc::Tableau(p),
+                to: Loc::Tableau(q),
+                count,
+                ..
+            } = mv
+            {
+                // Reversible (see `class::is_reversible`).
+                if count < runs[p as usize] && !g.pile(st, q as usize).is_empty() {
+                    continue;
+                }
+            }
+            if mode == Gen::ClassOther && !touches_tableau(g, mv) {
+                continue;
+            }
+        }
         let score = match mv {
             Move::Deal | Move::Redeal if to_waste => continue,
             Move::Deal => 5,
@@ -975,9 +1048,11 @@ fn generate(g: &Game, st: &State, out: &mut SmallVec<[SMove; 32]>) {
         });
     }
     if to_waste {
-        let mut reach = SmallVec::new();
-        g.waste_reach(st, &mut reach);
-        for r in &reach {
+        if mode != Gen::ClassOther {
+            reach.clear();
+            g.waste_reach(st, reach);
+        }
+        for r in reach.iter() {
             let talon = if r.turns == 0 {
                 None
             } else {
@@ -985,7 +1060,7 @@ fn generate(g: &Game, st: &State, out: &mut SmallVec<[SMove; 32]>) {
             };
             let c = r.card;
             let base = 30 - (r.turns.min(20) as i16);
-            if let Some(f) = g.foundation_for(st, c) {
+            if let (Some(f), false) = (g.foundation_for(st, c), mode == Gen::ClassOther) {
                 let mv = Move::Play {
                     from: Loc::Waste,
                     to: Loc::Foundation(f),

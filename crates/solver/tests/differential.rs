@@ -7,7 +7,7 @@
 use demon_core::rules::{BaseChoice, Build, EmptySpace, GroupMoves, Redeals, Stock, TableauWrap};
 use demon_core::{Game, GameKind, Reading, RuleOverrides, Rules, Source};
 use demon_solver::reference::reference_solve;
-use demon_solver::{solve, Limits, Verdict};
+use demon_solver::{solve, solve_with, Limits, Options, Verdict};
 
 /// A preset made small: few ranks, four piles for two decks, and a
 /// reserve large enough that some deals are lost.
@@ -231,6 +231,7 @@ fn check_family(g: GameKind, want: usize) -> (usize, usize, usize, usize) {
         timeout: None,
     };
     let (mut compared, mut won, mut skipped, mut unknown) = (0, 0, 0, 0);
+    let mut with_classes = 0;
     let vs = variants(g);
     for seed in 0..1000u64 {
         if compared >= want {
@@ -266,8 +267,28 @@ fn check_family(g: GameKind, want: usize) -> (usize, usize, usize, usize) {
             );
             compared += 1;
             won += usize::from(got);
+            // Tableau classes change the search only with one deck and
+            // runs moving in any part.
+            if rules.decks == 1 && rules.group_moves == GroupMoves::Any {
+                let o = Options {
+                    tableau_classes: true,
+                };
+                let out = solve_with(&rules, &layout, &limits, &o)
+                    .unwrap_or_else(|e| panic!("{name} seed {seed} (classes): {e}"));
+                match out.verdict {
+                    Verdict::Won(_) => {
+                        assert!(want, "{name} seed {seed}: classes say won, reference lost")
+                    }
+                    Verdict::Lost => {
+                        assert!(!want, "{name} seed {seed}: classes say lost, reference won")
+                    }
+                    Verdict::Unknown(_) => unknown += 1,
+                }
+                with_classes += 1;
+            }
         }
     }
+    println!("{g}: {with_classes} deals also solved with tableau classes");
     (compared, won, skipped, unknown)
 }
 

@@ -204,7 +204,8 @@ pub fn run(
     format: OutFormat,
     show_positions: bool,
 ) -> Result<ExitCode> {
-    let Outcome { verdict, stats } = demon_solver::solve_with(rules, layout, &search.limits(), &search.options())?;
+    let Outcome { verdict, stats } =
+        demon_solver::solve_with(rules, layout, &search.limits(), &search.options())?;
     let game = Game::new(rules, layout)?;
     let (word, code) = match &verdict {
         Verdict::Won(_) => ("WON", EXIT_WON),

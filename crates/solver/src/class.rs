@@ -114,8 +114,13 @@ pub struct ClassFinder {
     /// Each member's fingerprint.
     pub fps: Vec<u128>,
     moves: MoveList,
+    /// The free levels of the last binary class ([`ClassFinder::form`]).
+    pub flips: Vec<Flip>,
     /// Buffers of [`ClassFinder::canonical`].
     runs: Vec<(usize, usize)>,
+    tables: LevelTables,
+    /// The levels of the last class analysed.
+    lv: Levels,
 }
 
 impl ClassFinder {
@@ -198,44 +203,84 @@ impl ClassFinder {
     /// only on the class. (Two decks are not merged: two copies of a card
     /// in `B` would need a tie-break that does not depend on the member.)
     pub fn canonical(&mut self, g: &Game, st: &State, out: &mut State) -> usize {
-        const NONE: u8 = u8::MAX;
-        let rules = g.rules();
-        if rules.decks != 1 || rules.group_moves != GroupMoves::Any {
-            return 0;
-        }
         if g.base_pending(st) {
             // Only the choice of base may be played: a class of one.
-            return 1;
+            return if self.mergeable(g) { 1 } else { 0 };
+        }
+        if !self.levels(g, st) {
+            return 0;
+        }
+        let lv = &self.lv;
+        if lv.size > CLASS_CAP {
+            return 0;
+        }
+        let size = lv.size;
+        if size > 1 {
+            self.build_canonical(g, st, out);
+        }
+        size
+    }
+
+    /// Whether the rules allow merging at all (one deck, runs move in any
+    /// part).
+    fn mergeable(&self, g: &Game) -> bool {
+        let rules = g.rules();
+        rules.decks == 1 && rules.group_moves == GroupMoves::Any
+    }
+
+    /// Finds the levels of `st`'s class (see [`ClassFinder::canonical`])
+    /// and puts them in `self.lv`; `false` when the class is not merged
+    /// whatever its size.
+    fn levels(&mut self, g: &Game, st: &State) -> bool {
+        const NONE: u8 = u8::MAX;
+        let rules = g.rules();
+        if !self.mergeable(g) {
+            return false;
         }
         let ranks = rules.ranks;
         let base = g.base(st).map(|r| r.index());
-        let level = |r: u8, c: Card| -> u8 {
-            match rules.build {
-                Build::AltColour => r * 2 + u8::from(c.is_red()),
-                Build::Suit => r * 4 + c.suit().index() as u8,
-                Build::AnySuit => r,
-            }
-        };
-        // The level of the cards that build on `b`: one rank lower (round
-        // the corner where the rules allow), the other colour or the same
-        // suit; as `Game::builds` reads the rules.
-        let child_level = |b: Card| -> u8 {
-            let tr = b.rank().index();
-            let cr = match rules.tableau_wrap {
-                TableauWrap::No if tr == 0 => return NONE,
-                TableauWrap::KingOnAce if tr == 0 => ranks - 1,
-                TableauWrap::AtBase if Some(tr) == base => return NONE,
-                TableauWrap::AtBase => (tr + ranks - 1) % ranks,
-                _ => tr - 1,
+        let tkey = (base, rules.build as u8, rules.tableau_wrap as u8, ranks);
+        if self.tables.0 != Some(tkey) {
+            let level = |r: u8, c: Card| -> u8 {
+                match rules.build {
+                    Build::AltColour => r * 2 + u8::from(c.is_red()),
+                    Build::Suit => r * 4 + c.suit().index() as u8,
+                    Build::AnySuit => r,
+                }
             };
-            match rules.build {
-                Build::AltColour => cr * 2 + u8::from(!b.is_red()),
-                Build::Suit => cr * 4 + b.suit().index() as u8,
-                Build::AnySuit => cr,
+            // The level of the cards that build on `b`: one rank lower
+            // (round the corner where the rules allow), the other colour
+            // or the same suit; as `Game::builds` reads the rules.
+            let child_level = |b: Card| -> u8 {
+                let tr = b.rank().index();
+                let cr = match rules.tableau_wrap {
+                    TableauWrap::No if tr == 0 => return NONE,
+                    TableauWrap::KingOnAce if tr == 0 => ranks - 1,
+                    TableauWrap::AtBase if Some(tr) == base => return NONE,
+                    TableauWrap::AtBase => (tr + ranks - 1) % ranks,
+                    _ => tr - 1,
+                };
+                match rules.build {
+                    Build::AltColour => cr * 2 + u8::from(!b.is_red()),
+                    Build::Suit => cr * 4 + b.suit().index() as u8,
+                    Build::AnySuit => cr,
+                }
+            };
+            for i in 0..52 {
+                let c = Card::from_index(i as u8).expect("52 cards");
+                self.tables.1[i] = level(c.rank().index(), c);
+                self.tables.2[i] = child_level(c);
+                self.tables.3[i] = c.rank().index();
             }
-        };
-        // Run cards: (card, its level, level of the cards it takes, mobile).
-        let mut rc: smallvec::SmallVec<[(Card, u8, u8, bool); 64]> = smallvec::SmallVec::new();
+            self.tables.0 = Some(tkey);
+        }
+        let LevelTables(_, lvl, clvl, rank) = &self.tables;
+        // `mobile` and `bcards` are read only where this call writes them.
+        let lv = &mut self.lv;
+        lv.rc.clear();
+        lv.free = 0;
+        lv.binary = true;
+        lv.size = 1;
         self.runs.clear();
         for p in 0..rules.piles as usize {
             let cs = g.pile(st, p);
@@ -245,7 +290,9 @@ impl ClassFinder {
             }
             let bi = cs.len() - g.run_len(st, p);
             for (k, &c) in cs[bi..].iter().enumerate() {
-                rc.push((c, level(c.rank().index(), c), child_level(c), k > 0));
+                let on = (k > 0).then(|| cs[bi + k - 1]);
+                let i = c.index() as usize;
+                lv.rc.push((c, lvl[i], clvl[i], on));
             }
             self.runs.push((p, bi));
         }
@@ -253,10 +300,17 @@ impl ClassFinder {
         // it builds on (see above). The run between them passes through a
         // cycle of levels (each level's cards take the next level's), all
         // with run cards; with no such cycle it cannot happen.
-        if rules.tableau_wrap == TableauWrap::KingOnAce {
+        // A cycle of levels has cards of every rank.
+        let ranks_present = lv
+            .rc
+            .iter()
+            .fold(0u32, |m, x| m | 1 << rank[x.0.index() as usize]);
+        if rules.tableau_wrap == TableauWrap::KingOnAce
+            && ranks_present.count_ones() == ranks as u32
+        {
             let mut next = [NONE; 64];
             let mut present = 0u64;
-            for &(_, l, cl, _) in &rc {
+            for &(_, l, cl, _) in &lv.rc {
                 present |= 1 << l;
                 next[l as usize] = cl;
             }
@@ -270,7 +324,7 @@ impl ClassFinder {
                 let mut x = l;
                 while x != NONE && present & (1 << x) != 0 && done & (1 << x) == 0 {
                     if path & (1 << x) != 0 {
-                        return 0;
+                        return false;
                     }
                     path |= 1 << x;
                     x = next[x as usize];
@@ -280,32 +334,41 @@ impl ClassFinder {
         }
         let mut rcount = [0u8; 64];
         let mut bcount = [0u8; 64];
-        for &(_, l, cl, mobile) in &rc {
-            if mobile {
+        let mut rmask = 0u64;
+        for &(c, l, cl, on) in &lv.rc {
+            if let Some(on) = on {
                 rcount[l as usize] += 1;
+                rmask |= 1 << l;
+                lv.mobile[l as usize] = (c, on);
             }
             if cl != NONE {
+                let k = bcount[cl as usize] as usize;
+                if k < 2 {
+                    lv.bcards[cl as usize][k] = c;
+                }
                 bcount[cl as usize] += 1;
             }
         }
-        let mut size = 1usize;
-        let mut free = 0u64;
-        for l in 0..64 {
+        while rmask != 0 {
+            let l = rmask.trailing_zeros() as usize;
+            rmask &= rmask - 1;
             let (r, b) = (rcount[l] as usize, bcount[l] as usize);
             debug_assert!(r <= b);
-            if r > 0 && r < b {
-                free |= 1 << l;
+            if r < b {
+                lv.free |= 1 << l;
+                lv.binary &= (r, b) == (1, 2);
                 for k in 0..r {
-                    size = size.saturating_mul(b - k);
-                }
-                if size > CLASS_CAP {
-                    return 0;
+                    lv.size = lv.size.saturating_mul(b - k);
                 }
             }
         }
-        if size == 1 {
-            return 1;
-        }
+        true
+    }
+
+    /// Writes the canonical member of the class of `st` to `out`.
+    fn build_canonical(&self, g: &Game, st: &State, out: &mut State) {
+        let lv = &self.lv;
+        let rules = g.rules();
         // child[b]: the card lying on run card b.
         let mut child = [None::<Card>; 52];
         for &(p, bi) in &self.runs {
@@ -315,13 +378,14 @@ impl ClassFinder {
                 }
             }
         }
+        let mut free = lv.free;
         while free != 0 {
             let l = free.trailing_zeros() as u8;
             free &= free - 1;
             let mut r: smallvec::SmallVec<[Card; 4]> = smallvec::SmallVec::new();
             let mut b: smallvec::SmallVec<[Card; 4]> = smallvec::SmallVec::new();
-            for &(c, cl, pl, mobile) in &rc {
-                if mobile && cl == l {
+            for &(c, cl, pl, on) in &lv.rc {
+                if on.is_some() && cl == l {
                     r.push(c);
                 }
                 if pl == l {
@@ -359,7 +423,203 @@ impl ClassFinder {
             .collect();
         out.clone_from(st);
         g.rearrange_tableau(out, &slices);
-        size
+    }
+
+    /// How the search treats the class of `st`; for a merged class its
+    /// canonical member is written to `out`, and for a binary one its
+    /// levels to [`ClassFinder::flips`].
+    ///
+    /// A class is *binary* when each of its free levels has one mobile
+    /// card `c` and two cards it can lie on (always so with one deck and
+    /// colours alternating, where a level's `B` holds the two cards of
+    /// one rank and colour). Its members are then the `2^k` choices, for
+    /// each of the `k` free levels, of the card `c` lies on, and the
+    /// search need not visit them: every non-reversible move of every
+    /// member leads into the class of a non-reversible move of `st`
+    /// itself or of `st` with one level flipped ([`Flip`]), as follows.
+    ///
+    /// Whether a non-reversible move is legal depends on the placement of
+    /// at most one free level. The run cards, the empty piles and
+    /// everything outside the tableau are the same in every member; what
+    /// differs is which run cards are uncovered, and a card `t` is
+    /// uncovered in some members and not in others exactly when it is in
+    /// the `B` of a free level (the level of the cards that build on `t`).
+    /// A non-reversible move needs at most one card uncovered: a tableau
+    /// card going to a foundation needs itself uncovered; a card going
+    /// onto a pile needs that pile's top uncovered (the card comes from
+    /// the waste, the reserve or a foundation, or is a run's bottom card
+    /// moving with its run, which every member has: a run moved from a
+    /// mobile card onto a pile would be reversible); a run going to an
+    /// empty pile needs nothing.
+    ///
+    /// The result of such a move in two members with the same placement of
+    /// that level is one class: the move acts the same on both (the same
+    /// card to the same place, the same pile emptied and filled, the same
+    /// card uncovered; not so a stock dealing a card onto every pile,
+    /// which covers whatever tops the member has, so while such a stock
+    /// has cards the class is not treated as binary), so the results differ only in where the mobile
+    /// cards of the other free levels lie, and those levels stay free (a
+    /// level's mobile card leaves or gains a `B` card only by a move that
+    /// depends on that level: it is covered, uncovered or taken up only
+    /// through one of its `B` cards being a top). So the search offers
+    /// every non-reversible move of `st` (member 0), and for each free
+    /// level, from `st` with that level's card moved to its other card
+    /// (member `i + 1`, one reversible move away), the non-reversible moves
+    /// onto or from the card that flip uncovers: the only moves that need
+    /// that level as the flip leaves it and `st` has it otherwise.
+    /// A class whose free levels are not all binary is merged only up to
+    /// [`CLASS_CAP`] members and searched member by member.
+    pub fn form(&mut self, g: &Game, st: &State, out: &mut State) -> Form {
+        self.flips.clear();
+        if !self.mergeable(g) {
+            return Form::Unmerged;
+        }
+        if g.base_pending(st) {
+            return Form::Single;
+        }
+        if !self.levels(g, st) {
+            return Form::Unmerged;
+        }
+        let lv = &self.lv;
+        if lv.size == 1 {
+            return Form::Single;
+        }
+        // A stock that deals onto every pile covers each pile's top,
+        // whatever the arrangement: its deal's result depends on every
+        // free level, so such classes are searched member by member.
+        let deals_to_piles = matches!(g.rules().stock, demon_core::rules::Stock::ToTableau { .. })
+            && !g.stock_empty(st);
+        if !lv.binary || deals_to_piles {
+            if lv.size > CLASS_CAP {
+                return Form::Unmerged;
+            }
+            let size = lv.size;
+            self.build_canonical(g, st, out);
+            return Form::General(size);
+        }
+        let mut free = lv.free;
+        let mut canonical = true;
+        while free != 0 {
+            let l = free.trailing_zeros() as usize;
+            free &= free - 1;
+            let (c, on) = lv.mobile[l];
+            let [b0, b1] = lv.bcards[l];
+            let off = if b0 == on { b1 } else { b0 };
+            canonical &= on < off;
+            self.flips.push(Flip { c, on, off });
+        }
+        if canonical {
+            return Form::Binary { canonical };
+        }
+        out.clone_from(st);
+        // The canonical member: each free level's card on the first of
+        // its two cards in card order, as `build_canonical` lays it.
+        for f in &self.flips {
+            if f.off < f.on {
+                let mv = flip_move(g, out, f.c, f.off);
+                g.play(out, mv);
+            }
+        }
+        Form::Binary { canonical }
+    }
+}
+
+/// Per card: its level, the level of the cards that build on it, its
+/// rank; for the rules and base in `.0`.
+struct LevelTables(
+    Option<(Option<u8>, u8, u8, u8)>,
+    [u8; 52],
+    [u8; 52],
+    [u8; 52],
+);
+
+impl Default for LevelTables {
+    fn default() -> LevelTables {
+        LevelTables(None, [0; 52], [0; 52], [0; 52])
+    }
+}
+
+impl Default for Levels {
+    fn default() -> Levels {
+        Levels {
+            rc: smallvec::SmallVec::new(),
+            mobile: [(cards_filler(), cards_filler()); 64],
+            bcards: [[cards_filler(); 2]; 64],
+            free: 0,
+            binary: true,
+            size: 1,
+        }
+    }
+}
+
+/// A run card: the card, its level, the level of the cards it takes, and
+/// the card it lies on when it is mobile.
+type RunCard = (Card, u8, u8, Option<Card>);
+
+/// The levels of a class (see [`ClassFinder::canonical`]).
+struct Levels {
+    /// Run cards: (card, its level, level of the cards it takes, the card
+    /// it lies on when it is mobile).
+    rc: smallvec::SmallVec<[RunCard; 64]>,
+    /// Per level: its last mobile card and the card it lies on (the one
+    /// when the level is binary).
+    mobile: [(Card, Card); 64],
+    /// Per level: its first two cards of `B`.
+    bcards: [[Card; 2]; 64],
+    /// Bit `l`: level `l` is free.
+    free: u64,
+    /// Every free level has one mobile card and two cards it can lie on.
+    binary: bool,
+    /// The number of members (saturating).
+    size: usize,
+}
+
+/// How the search treats a position's class ([`ClassFinder::form`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// Not merged: the position is stored as itself, with all its moves.
+    Unmerged,
+    /// A class of one: the position has no reversible move.
+    Single,
+    /// Binary ([`ClassFinder::form`]): its free levels are in
+    /// [`ClassFinder::flips`]; `canonical`: the position is its class's
+    /// canonical member (then nothing was written).
+    Binary { canonical: bool },
+    /// Merged, with this many members (at most [`CLASS_CAP`]), searched
+    /// through [`ClassFinder::explore`].
+    General(usize),
+}
+
+/// A free level of a binary class: its mobile card `c` (with the cards
+/// above it) lies on `on`, and could lie on `off`, which is uncovered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Flip {
+    pub c: Card,
+    pub on: Card,
+    pub off: Card,
+}
+
+/// The reversible move that takes `c` and the cards above it onto the
+/// pile whose top is `to`.
+pub fn flip_move(g: &Game, st: &State, c: Card, to: Card) -> Move {
+    let piles = g.rules().piles as usize;
+    let (mut from, mut count, mut dest) = (0, 0, 0);
+    for p in 0..piles {
+        let cs = g.pile(st, p);
+        if let Some(i) = cs.iter().position(|&x| x == c) {
+            from = p;
+            count = cs.len() - i;
+        }
+        if cs.last() == Some(&to) {
+            dest = p;
+        }
+    }
+    debug_assert!(count > 0 && from != dest);
+    Move::Play {
+        from: Loc::Tableau(from as u8),
+        to: Loc::Tableau(dest as u8),
+        count: count as u8,
+        card: c,
     }
 }
 

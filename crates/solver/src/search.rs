@@ -27,7 +27,7 @@ use demon_core::rules::{Build, EmptySpace, Stock, TableauWrap};
 use demon_core::{Card, Game, Layout, Loc, Move, Rules, State, Undo};
 use smallvec::SmallVec;
 
-use crate::class::{self, ClassFinder, CLASS_CAP};
+use crate::class::{self, ClassFinder, Form, CLASS_CAP};
 use crate::key::{fingerprint, piles_interchangeable};
 use crate::table::{FingerprintSet, Insert};
 
@@ -766,15 +766,16 @@ impl<'g> Searcher<'g> {
             return Enter::Won;
         }
         let level = self.game.talon_state(st).1;
-        let merged = if self.classes {
-            self.class.canonical(self.game, st, &mut self.canon)
+        let form = if self.classes {
+            self.class.form(self.game, st, &mut self.canon)
         } else {
-            0
+            Form::Unmerged
         };
-        let key = if merged > 1 {
-            fingerprint(self.game, &self.canon)
-        } else {
-            fingerprint(self.game, st)
+        let key = match form {
+            Form::Binary { canonical: false } | Form::General(_) => {
+                fingerprint(self.game, &self.canon)
+            }
+            _ => fingerprint(self.game, st),
         };
         match self.table.insert_level(key, level) {
             Insert::New => {}
@@ -792,39 +793,93 @@ impl<'g> Searcher<'g> {
         }
         let start = self.arena.len();
         let members_start = self.members.len();
-        if merged > 1 {
-            let complete = self.class.explore(self.game, st);
-            debug_assert!(complete && self.class.members.len() == merged);
-            self.stats.merged += merged as u64 - 1;
-            for k in 0..self.class.members.len() {
-                let a = self.mpaths.len() as u32;
-                self.class.path(k, &mut self.mpaths);
-                self.members.push((a, self.mpaths.len() as u32));
-                // Reversible moves stay in the class; a move that leaves
-                // the tableau alone has the same effect, up to the class,
-                // from every member: the first's stands for all.
-                let mode = if k == 0 {
-                    Gen::ClassFirst
-                } else {
-                    Gen::ClassOther
-                };
-                let mst = &self.class.members[k].st;
-                generate(self.game, mst, &mut self.scratch, &mut self.reach, mode);
-                for &sm in &self.scratch {
-                    self.arena.push(SMove {
-                        member: k as u8,
-                        fp: if k == 0 { sm.fp } else { None },
-                        ..sm
-                    });
+        match form {
+            Form::General(merged) => {
+                let complete = self.class.explore(self.game, st);
+                debug_assert!(complete && self.class.members.len() == merged);
+                self.stats.merged += merged as u64 - 1;
+                for k in 0..self.class.members.len() {
+                    let a = self.mpaths.len() as u32;
+                    self.class.path(k, &mut self.mpaths);
+                    self.members.push((a, self.mpaths.len() as u32));
+                    // Reversible moves stay in the class; a move that leaves
+                    // the tableau alone has the same effect, up to the class,
+                    // from every member: the first's stands for all.
+                    let mode = if k == 0 {
+                        Gen::ClassFirst
+                    } else {
+                        Gen::ClassOther
+                    };
+                    let mst = &self.class.members[k].st;
+                    generate(self.game, mst, &mut self.scratch, &mut self.reach, mode);
+                    for &sm in &self.scratch {
+                        self.arena.push(SMove {
+                            member: k as u8,
+                            fp: if k == 0 { sm.fp } else { None },
+                            ..sm
+                        });
+                    }
                 }
             }
+            Form::Binary { .. } => {
+                // Member 0 is the position itself; member i + 1 is it with
+                // level i flipped, offering only the moves that need the
+                // card the flip uncovers (see `ClassFinder::form`).
+                let flips: SmallVec<[class::Flip; 16]> = self.class.flips.iter().copied().collect();
+                self.stats.merged += (1u64 << flips.len().min(63)) - 1;
+                let a = self.mpaths.len() as u32;
+                self.members.push((a, a));
+                generate(
+                    self.game,
+                    st,
+                    &mut self.scratch,
+                    &mut self.reach,
+                    Gen::ClassFirst,
+                );
+                self.arena.extend_from_slice(&self.scratch);
+                let mut ms = st.clone();
+                for (i, f) in flips.iter().enumerate() {
+                    let flip = class::flip_move(self.game, st, f.c, f.off);
+                    ms.clone_from(st);
+                    self.game.play(&mut ms, flip);
+                    let a = self.mpaths.len() as u32;
+                    self.mpaths.push(flip);
+                    self.members.push((a, a + 1));
+                    let Move::Play {
+                        from: Loc::Tableau(q),
+                        ..
+                    } = flip
+                    else {
+                        unreachable!("a flip is a tableau move")
+                    };
+                    // `on` is now the top of the pile the flip left.
+                    generate_onto(
+                        self.game,
+                        &ms,
+                        q as usize,
+                        f.on,
+                        &self.reach,
+                        &mut self.scratch,
+                    );
+                    for &sm in &self.scratch {
+                        self.arena.push(SMove {
+                            member: i as u8 + 1,
+                            fp: None,
+                            ..sm
+                        });
+                    }
+                }
+            }
+            Form::Unmerged | Form::Single => {
+                self.members
+                    .push((self.mpaths.len() as u32, self.mpaths.len() as u32));
+                generate(self.game, st, &mut self.scratch, &mut self.reach, Gen::All);
+                self.arena.extend_from_slice(&self.scratch);
+            }
+        }
+        if self.members.len() - members_start > 1 {
             // Stable: the position's own moves first among equals.
             self.arena[start..].sort_by_key(|m| (m.member > 0, -m.score));
-        } else {
-            self.members
-                .push((self.mpaths.len() as u32, self.mpaths.len() as u32));
-            generate(self.game, st, &mut self.scratch, &mut self.reach, Gen::All);
-            self.arena.extend_from_slice(&self.scratch);
         }
         Enter::Open(Frame {
             start,
@@ -941,7 +996,6 @@ fn play_safe_moves(g: &Game, st: &mut State, autos: &mut Vec<(Move, Undo)>) {
     }
 }
 
-/// The search moves of a position, best first.
 /// Which of a position's moves [`generate`] lists.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Gen {
@@ -955,6 +1009,142 @@ enum Gen {
     ClassOther,
 }
 
+/// What the move scores read of a position.
+struct Cx {
+    to_waste: bool,
+    inter: bool,
+    first_empty: Option<usize>,
+    reserve_len: usize,
+}
+
+impl Cx {
+    fn new(g: &Game, st: &State) -> Cx {
+        let piles = g.rules().piles as usize;
+        Cx {
+            to_waste: matches!(g.rules().stock, Stock::ToWaste { .. }),
+            inter: piles_interchangeable(g, st),
+            first_empty: (0..piles).find(|&p| g.pile(st, p).is_empty()),
+            reserve_len: g.reserve(st).len(),
+        }
+    }
+}
+
+/// The search's score of a legal move that is not a K+ waste play (higher
+/// is tried first), or `None` when the search never plays it.
+fn score(g: &Game, st: &State, cx: &Cx, mv: Move) -> Option<i16> {
+    let rules = g.rules();
+    Some(match mv {
+        Move::Deal | Move::Redeal if cx.to_waste => return None,
+        Move::Deal => 5,
+        Move::Redeal => return None,
+        Move::ChooseBase(_) => 0,
+        Move::Play {
+            from: Loc::Waste, ..
+        } if cx.to_waste => return None,
+        Move::Play {
+            from, to, count, ..
+        } => {
+            if let (Loc::Tableau(q), true) = (to, cx.inter) {
+                // One of several empty spaces stands for all of them.
+                if g.pile(st, q as usize).is_empty() && Some(q as usize) != cx.first_empty {
+                    return None;
+                }
+            }
+            match (from, to) {
+                (_, Loc::Foundation(_)) => 100 + if from == Loc::Reserve { 10 } else { 0 },
+                (Loc::Reserve, _) => 60,
+                (Loc::Tableau(p), Loc::Tableau(q)) => {
+                    let p = p as usize;
+                    let len = g.pile(st, p).len();
+                    // A whole pile into an empty space changes
+                    // nothing while piles are interchangeable.
+                    if cx.inter
+                        && count as usize == len
+                        && g.pile(st, q as usize).is_empty()
+                        && g.face_down(st, p) == 0
+                    {
+                        return None;
+                    }
+                    if count as usize == len
+                        && cx.reserve_len > 0
+                        && rules.empty_space != EmptySpace::Any
+                    {
+                        55 // empties a pile, which the reserve fills
+                    } else {
+                        20
+                    }
+                }
+                (Loc::Foundation(_), _) => 0,
+                _ => 10,
+            }
+        }
+    })
+}
+
+/// The K+ waste plays of `reach` to the foundations (when `found`) and to
+/// the tableau piles `onto` (a bit per pile).
+fn push_reach(
+    g: &Game,
+    st: &State,
+    cx: &Cx,
+    reach: &[demon_core::Reach],
+    found: bool,
+    onto: u64,
+    out: &mut SmallVec<[SMove; 32]>,
+) {
+    let piles = g.rules().piles as usize;
+    let space_ok = g.space_accepts(st, Loc::Waste);
+    for r in reach {
+        let talon = if r.turns == 0 {
+            None
+        } else {
+            Some((r.pos, r.passes))
+        };
+        let c = r.card;
+        let base = 30 - (r.turns.min(20) as i16);
+        if let (Some(f), true) = (g.foundation_for(st, c), found) {
+            let mv = Move::Play {
+                from: Loc::Waste,
+                to: Loc::Foundation(f),
+                count: 1,
+                card: c,
+            };
+            out.push(SMove {
+                mv,
+                talon,
+                score: base + 70,
+                member: 0,
+                fp: touch(g, st, mv),
+            });
+        }
+        for q in 0..piles {
+            if onto & (1 << q) == 0 {
+                continue;
+            }
+            let ok = match g.pile(st, q).last() {
+                Some(&t) => g.builds(st, c, t),
+                None => space_ok && (!cx.inter || Some(q) == cx.first_empty),
+            };
+            if ok {
+                let mv = Move::Play {
+                    from: Loc::Waste,
+                    to: Loc::Tableau(q as u8),
+                    count: 1,
+                    card: c,
+                };
+                out.push(SMove {
+                    mv,
+                    talon,
+                    score: base,
+                    member: 0,
+                    fp: touch(g, st, mv),
+                });
+            }
+        }
+    }
+}
+
+/// The search moves of a position, best first.
 fn generate(
     g: &Game,
     st: &State,
@@ -970,11 +1160,7 @@ fn generate(
             *r = g.run_len(st, p) as u8;
         }
     }
-    let to_waste = matches!(rules.stock, Stock::ToWaste { .. });
-    let inter = piles_interchangeable(g, st);
-    let piles = rules.piles as usize;
-    let first_empty = (0..piles).find(|&p| g.pile(st, p).is_empty());
-    let reserve_len = g.reserve(st).len();
+    let cx = Cx::new(g, st);
     for mv in g.legal_moves(st) {
         if mode != Gen::All {
             if let Move::Play {
@@ -993,51 +1179,8 @@ fn generate(
                 continue;
             }
         }
-        let score = match mv {
-            Move::Deal | Move::Redeal if to_waste => continue,
-            Move::Deal => 5,
-            Move::Redeal => continue,
-            Move::ChooseBase(_) => 0,
-            Move::Play {
-                from: Loc::Waste, ..
-            } if to_waste => continue,
-            Move::Play {
-                from, to, count, ..
-            } => {
-                if let (Loc::Tableau(q), true) = (to, inter) {
-                    // One of several empty spaces stands for all of them.
-                    if g.pile(st, q as usize).is_empty() && Some(q as usize) != first_empty {
-                        continue;
-                    }
-                }
-                match (from, to) {
-                    (_, Loc::Foundation(_)) => 100 + if from == Loc::Reserve { 10 } else { 0 },
-                    (Loc::Reserve, _) => 60,
-                    (Loc::Tableau(p), Loc::Tableau(q)) => {
-                        let p = p as usize;
-                        let len = g.pile(st, p).len();
-                        // A whole pile into an empty space changes
-                        // nothing while piles are interchangeable.
-                        if inter
-                            && count as usize == len
-                            && g.pile(st, q as usize).is_empty()
-                            && g.face_down(st, p) == 0
-                        {
-                            continue;
-                        }
-                        if count as usize == len
-                            && reserve_len > 0
-                            && rules.empty_space != EmptySpace::Any
-                        {
-                            55 // empties a pile, which the reserve fills
-                        } else {
-                            20
-                        }
-                    }
-                    (Loc::Foundation(_), _) => 0,
-                    _ => 10,
-                }
-            }
+        let Some(score) = score(g, st, &cx, mv) else {
+            continue;
         };
         out.push(SMove {
             mv,
@@ -1047,57 +1190,98 @@ fn generate(
             fp: touch(g, st, mv),
         });
     }
-    if to_waste {
+    if cx.to_waste {
         if mode != Gen::ClassOther {
             reach.clear();
             g.waste_reach(st, reach);
         }
-        for r in reach.iter() {
-            let talon = if r.turns == 0 {
-                None
-            } else {
-                Some((r.pos, r.passes))
-            };
-            let c = r.card;
-            let base = 30 - (r.turns.min(20) as i16);
-            if let (Some(f), false) = (g.foundation_for(st, c), mode == Gen::ClassOther) {
-                let mv = Move::Play {
-                    from: Loc::Waste,
-                    to: Loc::Foundation(f),
-                    count: 1,
-                    card: c,
-                };
-                out.push(SMove {
-                    mv,
-                    talon,
-                    score: base + 70,
-                    member: 0,
-                    fp: touch(g, st, mv),
-                });
-            }
-            let space_ok = g.space_accepts(st, Loc::Waste);
-            for q in 0..piles {
-                let ok = match g.pile(st, q).last() {
-                    Some(&t) => g.builds(st, c, t),
-                    None => space_ok && (!inter || Some(q) == first_empty),
-                };
-                if ok {
-                    let mv = Move::Play {
-                        from: Loc::Waste,
-                        to: Loc::Tableau(q as u8),
-                        count: 1,
-                        card: c,
-                    };
-                    out.push(SMove {
-                        mv,
-                        talon,
-                        score: base,
-                        member: 0,
-                        fp: touch(g, st, mv),
-                    });
-                }
+        let all = (1u64 << rules.piles) - 1;
+        push_reach(g, st, &cx, reach, mode != Gen::ClassOther, all, out);
+    }
+    out.sort_by_key(|m| -m.score);
+}
+
+/// The non-reversible moves onto pile `q`, whose top is `on`, and of `on`
+/// to a foundation, scored as [`generate`] scores them: what
+/// `generate(.., Gen::ClassOther)` lists of those, given the waste reach
+/// of a member with this talon (a flipped member of a binary class, see
+/// [`ClassFinder::form`]).
+fn generate_onto(
+    g: &Game,
+    st: &State,
+    q: usize,
+    on: Card,
+    reach: &[demon_core::Reach],
+    out: &mut SmallVec<[SMove; 32]>,
+) {
+    out.clear();
+    let rules = g.rules();
+    let cx = Cx::new(g, st);
+    let dest = Loc::Tableau(q as u8);
+    let mut cands: SmallVec<[Move; 8]> = SmallVec::new();
+    if let Some(f) = g.foundation_for(st, on) {
+        cands.push(Move::Play {
+            from: dest,
+            to: Loc::Foundation(f),
+            count: 1,
+            card: on,
+        });
+    }
+    let mut single = |from: Loc, c: Card| {
+        if g.builds(st, c, on) {
+            cands.push(Move::Play {
+                from,
+                to: dest,
+                count: 1,
+                card: c,
+            });
+        }
+    };
+    if !cx.to_waste {
+        if let Some(c) = g.waste_top(st) {
+            single(Loc::Waste, c);
+        }
+    }
+    if let Some(c) = g.reserve_top(st) {
+        single(Loc::Reserve, c);
+    }
+    if rules.worrying_back {
+        for f in 0..rules.foundations() {
+            if let Some(c) = g.foundation_top(st, f) {
+                single(Loc::Foundation(f as u8), c);
             }
         }
+    }
+    // From another pile: its whole top run (a part would be reversible).
+    for p in 0..rules.piles as usize {
+        let cs = g.pile(st, p);
+        if p == q || cs.is_empty() {
+            continue;
+        }
+        let run = g.run_len(st, p);
+        let c = cs[cs.len() - run];
+        if g.builds(st, c, on) {
+            cands.push(Move::Play {
+                from: Loc::Tableau(p as u8),
+                to: dest,
+                count: run as u8,
+                card: c,
+            });
+        }
+    }
+    for &mv in &cands {
+        if let Some(score) = score(g, st, &cx, mv) {
+            out.push(SMove {
+                mv,
+                talon: None,
+                score,
+                member: 0,
+                fp: touch(g, st, mv),
+            });
+        }
+    }
+    if cx.to_waste {
+        push_reach(g, st, &cx, reach, false, 1 << q, out);
     }
     out.sort_by_key(|m| -m.score);
 }
@@ -1161,6 +1345,161 @@ fn touches_tableau(g: &Game, mv: Move) -> bool {
 mod tests {
     use super::*;
     use demon_core::{GameKind, Reading, RuleOverrides, Source};
+
+    /// A binary class's search moves (the position's own, and for each
+    /// free level the moves onto the card its flip uncovers) lead into
+    /// exactly the classes that the non-reversible moves of all its
+    /// members lead into, found by breadth-first search; and every member
+    /// gets the same canonical key. Checked along random playouts of every
+    /// one-deck game with runs moving in any part.
+    #[test]
+    fn binary_classes_offer_every_move() {
+        let (mut checked, mut flips) = (0usize, 0usize);
+        for g in [
+            GameKind::Canfield,
+            GameKind::SuperiorCanfield,
+            GameKind::Rainbow,
+            GameKind::Chameleon,
+            GameKind::SelectiveCanfield,
+            GameKind::Easthaven,
+        ] {
+            for (reading, ranks) in [
+                (Reading::Standard, None),
+                (Reading::Pysolfc, None),
+                (Reading::Standard, Some(5)),
+                (Reading::Standard, Some(6)),
+            ] {
+                let o = RuleOverrides {
+                    group_moves: Some(demon_core::rules::GroupMoves::Any),
+                    ranks,
+                    reserve: ranks.map(|_| 4),
+                    ..Default::default()
+                };
+                let Ok(rules) = Rules::resolve(g, reading, &o) else {
+                    continue;
+                };
+                for seed in 0..8u64 {
+                    let layout = Source::Native(seed).layout(&rules);
+                    let game = Game::new(&rules, &layout).unwrap();
+                    let (c, f) = check_binary_playout(&game, seed);
+                    checked += c;
+                    flips += f;
+                }
+            }
+        }
+        println!("{checked} binary classes checked, {flips} flips");
+        assert!(checked > 300, "{checked} binary classes checked");
+    }
+
+    /// The class of `st` as the smallest fingerprint of its members, or
+    /// `None` when it is too large to list.
+    fn class_id(g: &Game, st: &State) -> Option<u128> {
+        let mut f = ClassFinder::default();
+        f.explore(g, st).then(|| *f.fps.iter().min().unwrap())
+    }
+
+    fn children(g: &Game, st: &State, moves: &[SMove], out: &mut BTreeSet<u128>) -> Option<()> {
+        for sm in moves {
+            let mut s2 = st.clone();
+            if let Some(t) = sm.talon {
+                g.set_talon_state(&mut s2, t);
+            }
+            g.play(&mut s2, sm.mv);
+            out.insert(class_id(g, &s2)?);
+        }
+        Some(())
+    }
+
+    use std::collections::BTreeSet;
+
+    fn check_binary_playout(game: &Game, seed: u64) -> (usize, usize) {
+        let mut cf = ClassFinder::default();
+        let mut bfs = ClassFinder::default();
+        let mut canon = game.initial();
+        let mut other = game.initial();
+        let mut st = game.initial();
+        let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let (mut checked, mut nflips) = (0, 0);
+        let mut moves = SmallVec::new();
+        let mut reach = SmallVec::new();
+        'walk: for _ in 0..200 {
+            if let class::Form::Binary { canonical } = cf.form(game, &st, &mut canon) {
+                let key = fingerprint(game, if canonical { &st } else { &canon });
+                if bfs.explore(game, &st) {
+                    // One key for the whole class.
+                    let mut cf2 = ClassFinder::default();
+                    for m in &bfs.members {
+                        let c2 = cf2.form(game, &m.st, &mut other);
+                        let k2 = match c2 {
+                            class::Form::Binary { canonical: true } => fingerprint(game, &m.st),
+                            class::Form::Binary { canonical: false } => fingerprint(game, &other),
+                            f => panic!("member form {f:?}"),
+                        };
+                        assert_eq!(k2, key, "one canonical key");
+                    }
+                    // Every member's non-reversible moves.
+                    let mut want = BTreeSet::new();
+                    let mut ok = Some(());
+                    for m in &bfs.members {
+                        generate(game, &m.st, &mut moves, &mut reach, Gen::ClassFirst);
+                        ok = ok.and(children(game, &m.st, &moves, &mut want));
+                    }
+                    // The binary expansion.
+                    let mut got = BTreeSet::new();
+                    generate(game, &st, &mut moves, &mut reach, Gen::ClassFirst);
+                    ok = ok.and(children(game, &st, &moves, &mut got));
+                    for f in &cf.flips {
+                        let flip = class::flip_move(game, &st, f.c, f.off);
+                        let mut ms = st.clone();
+                        game.play(&mut ms, flip);
+                        let Move::Play {
+                            from: Loc::Tableau(q),
+                            ..
+                        } = flip
+                        else {
+                            unreachable!()
+                        };
+                        generate_onto(game, &ms, q as usize, f.on, &reach, &mut moves);
+                        ok = ok.and(children(game, &ms, &moves, &mut got));
+                        nflips += 1;
+                    }
+                    if ok.is_some() && got != want {
+                        for m in &bfs.members {
+                            generate(game, &m.st, &mut moves, &mut reach, Gen::ClassFirst);
+                            for sm in moves.iter() {
+                                let mut s2 = m.st.clone();
+                                if let Some(t) = sm.talon {
+                                    game.set_talon_state(&mut s2, t);
+                                }
+                                game.play(&mut s2, sm.mv);
+                                let id = class_id(game, &s2).unwrap();
+                                if !got.contains(&id) {
+                                    println!(
+                                        "missing: {:?} from {:?}",
+                                        sm.mv,
+                                        game.position(&m.st).tableau
+                                    );
+                                }
+                            }
+                        }
+                    }
+                    if ok.is_some() {
+                        assert_eq!(got, want, "{:?}", game.position(&st));
+                        checked += 1;
+                    }
+                }
+            }
+            let legal = game.legal_moves(&st);
+            if legal.is_empty() {
+                break 'walk;
+            }
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            game.play(&mut st, legal[(rng % legal.len() as u64) as usize]);
+        }
+        (checked, nflips)
+    }
 
     /// The best-first probe runs rarely on small deals (the exhaustive
     /// search decides them before its first pause), so test it directly:

@@ -95,9 +95,9 @@ pub struct LimitArgs {
     /// Stop (UNKNOWN) after this many seconds.
     #[arg(long, value_name = "SECS", value_parser = parse_secs, help_heading = "Limits")]
     pub timeout: Option<f64>,
-    /// Store positions joined by reversible tableau moves once (one deck, --group-moves any): about a quarter of the memory on Canfield, but slower per position. For deals that run out of memory.
+    /// Store every position on its own, not once per tableau class (positions joined by reversible tableau moves; one deck, --group-moves any). Slower and bigger: for comparison.
     #[arg(long, help_heading = "Limits")]
-    pub tableau_classes: bool,
+    pub no_tableau_classes: bool,
 }
 
 impl LimitArgs {
@@ -111,7 +111,7 @@ impl LimitArgs {
 
     pub fn options(&self) -> demon_solver::Options {
         demon_solver::Options {
-            tableau_classes: self.tableau_classes,
+            tableau_classes: !self.no_tableau_classes,
         }
     }
 }

@@ -4,7 +4,7 @@
 //!
 //! cargo run --release -p demon-solver --example sweep -- GAME FIRST LAST TIMEOUT_S [option=value ...]
 //! options: group-moves=any|whole|pile|top, empty=reserve-then-any|reserve-then-waste|any,
-//! tableau-wrap=yes|no|base, rules=pysolfc, classes=on (tableau classes)
+//! tableau-wrap=yes|no|base, rules=pysolfc, classes=on|off (tableau classes, on by default)
 
 use std::time::Duration;
 
@@ -33,6 +33,7 @@ fn main() {
             ("empty", "any") => o.empty_space = Some(EmptySpace::Any),
             ("rules", "pysolfc") => reading = Reading::Pysolfc,
             ("classes", "on") => options.tableau_classes = true,
+            ("classes", "off") => options.tableau_classes = false,
             ("tableau-wrap", "base") => {
                 o.tableau_wrap = Some(demon_core::rules::TableauWrap::AtBase)
             }

@@ -204,8 +204,13 @@ pub fn run(
     format: OutFormat,
     show_positions: bool,
 ) -> Result<ExitCode> {
-    let Outcome { verdict, stats } =
+    let Outcome { mut verdict, stats } =
         demon_solver::solve_with(rules, layout, &search.limits(), &search.options())?;
+    if let Verdict::Won(m) = &mut verdict {
+        // The search's line, without the detours the checker shows it
+        // does not need (each shortening is replayed to a win).
+        *m = demon_solver::shorten(rules, layout, m);
+    }
     let game = Game::new(rules, layout)?;
     let (word, code) = match &verdict {
         Verdict::Won(_) => ("WON", EXIT_WON),

@@ -11,6 +11,8 @@ pub mod class;
 pub mod key;
 pub mod reference;
 pub mod search;
+pub mod shorten;
 pub mod table;
 
 pub use search::{solve, solve_with, Limit, Limits, Options, Outcome, SolveError, Stats, Verdict};
+pub use shorten::shorten;

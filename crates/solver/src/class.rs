@@ -12,21 +12,23 @@
 //! reversible moves split positions into classes of mutually reachable
 //! positions, all won or all lost.
 //!
-//! The search ([`crate::search`]) stores one fingerprint per class, the
-//! smallest of its members' fingerprints, and gives a class's stored
-//! position every move of every member except the reversible ones (each
-//! played after the reversible moves that lead to its member). Soundness:
-//! the positions the search enters are still closed under moves up to
-//! class membership (a reversible move stays in the class; any other move
-//! of any member is offered), so every position reachable from the deal is
-//! in a class the search entered, and a win anywhere is found. Exploring a
-//! class from any member finds the same members (reachability by reversible
-//! moves is symmetric), so the key does not depend on the member entered
-//! first. A class larger than [`CLASS_CAP`] is not merged: each of its
-//! positions is stored on its own with its own moves, reversible ones
-//! included, as before classes existed; whether a class exceeds the cap is
-//! again the same from every member, so one class is never stored both
-//! ways.
+//! The search ([`crate::search`]) stores one fingerprint per class, that
+//! of its canonical member ([`ClassFinder::canonical`]: it depends only on
+//! the class, so not on the member entered first), and gives a class's
+//! stored position, up to class membership, every non-reversible move of
+//! every member (each played after the reversible moves that lead to its
+//! member). Soundness: the positions the search enters are still closed
+//! under moves up to class membership (a reversible move stays in the
+//! class; the result of any other move of any member is in the class of a
+//! move offered), so every position reachable from the deal is in a class
+//! the search entered, and a win anywhere is found. A *binary* class
+//! ([`ClassFinder::form`]) is offered its members' moves without visiting
+//! the members, whatever its size. Any other class is searched member by
+//! member ([`ClassFinder::explore`]), and when larger than [`CLASS_CAP`] it
+//! is not merged: each of its positions is stored on its own with its own
+//! moves, reversible ones included, as before classes existed. Whether a
+//! class is binary, and its size, are the same from every member, so one
+//! class is never stored two ways.
 //!
 //! Classes are large where runs move in any part (`--group-moves any`):
 //! on Canfield with the published rules most stored positions have 4–15

@@ -18,11 +18,12 @@
 //! 10⁷ such deals. A WON verdict never rests on the
 //! table (its move list is replayed by the independent checker).
 //!
-//! A tableau class ([`crate::class`]) of up to 64 members is stored as its
-//! smallest member fingerprint: two different classes share a key only if
-//! some member of one collides with some member of the other, so the
-//! bound grows by at most 64² = 2¹²: below 2·10⁻¹⁵ per deal at n = 10⁹,
-//! and below 2·10⁻⁸ over 10⁷ such deals.
+//! A merged tableau class ([`crate::class`]) is stored as the fingerprint
+//! of its canonical member, one position that depends only on the class.
+//! Classes are disjoint, so two different classes have different canonical
+//! members, and every stored key is still the fingerprint of one position
+//! distinct from the others': the bound above holds as it stands, with n
+//! the number of stored keys.
 
 use demon_core::{Game, State};
 use xxhash_rust::xxh3::xxh3_128;

@@ -393,6 +393,20 @@ struct SMove {
     fp: Footprint,
 }
 
+impl SMove {
+    /// Move `mv` of position `st` (member 0), played after setting the
+    /// talon to `talon` if given.
+    fn new(g: &Game, st: &State, mv: Move, talon: Option<(u8, u8)>, score: i16) -> SMove {
+        SMove {
+            mv,
+            talon,
+            score,
+            member: 0,
+            fp: touch(g, st, mv),
+        }
+    }
+}
+
 /// The parts of a position a move reads or writes, for the sibling
 /// sleep sets of [`Searcher`]. `None` when the move is not a candidate.
 type Footprint = Option<Touch>;
@@ -1117,13 +1131,7 @@ fn push_reach(
                 count: 1,
                 card: c,
             };
-            out.push(SMove {
-                mv,
-                talon,
-                score: base + 70,
-                member: 0,
-                fp: touch(g, st, mv),
-            });
+            out.push(SMove::new(g, st, mv, talon, base + 70));
         }
         for q in 0..piles {
             if onto & (1 << q) == 0 {
@@ -1140,13 +1148,7 @@ fn push_reach(
                     count: 1,
                     card: c,
                 };
-                out.push(SMove {
-                    mv,
-                    talon,
-                    score: base,
-                    member: 0,
-                    fp: touch(g, st, mv),
-                });
+                out.push(SMove::new(g, st, mv, talon, base));
             }
         }
     }
@@ -1190,13 +1192,7 @@ fn generate(
         let Some(score) = score(g, st, &cx, mv) else {
             continue;
         };
-        out.push(SMove {
-            mv,
-            talon: None,
-            score,
-            member: 0,
-            fp: touch(g, st, mv),
-        });
+        out.push(SMove::new(g, st, mv, None, score));
     }
     if cx.to_waste {
         if mode != Gen::ClassOther {
@@ -1279,13 +1275,7 @@ fn generate_onto(
     }
     for &mv in &cands {
         if let Some(score) = score(g, st, &cx, mv) {
-            out.push(SMove {
-                mv,
-                talon: None,
-                score,
-                member: 0,
-                fp: touch(g, st, mv),
-            });
+            out.push(SMove::new(g, st, mv, None, score));
         }
     }
     if cx.to_waste {

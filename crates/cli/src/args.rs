@@ -21,7 +21,7 @@ const GAMES_HELP: &str = "canfield, superior-canfield, double-canfield, rainbow,
     version,
     about = "Decides, exactly, whether deals of Canfield-family solitaires can be won",
     long_about = "demon analyses Canfield-family solitaires: Canfield, Superior Canfield, Double Canfield, Rainbow, Selective Canfield, Chameleon, Storehouse, Variegated Canfield, American Toad, Double Easthaven and Easthaven.\n\nEvery rule dimension is an option, so the same deals can be compared under different rules. Deals come from demon's own seeds, from PySolFC game numbers, or from a deal file.",
-    after_help = "Examples:\n  demon games\n  demon rules canfield --group-moves any\n  demon deal canfield 1\n  demon deal canfield --pysolfc 123456 --rules pysolfc\n  demon deal storehouse --file my-table.txt --format json"
+    after_help = "Examples:\n  demon games\n  demon rules canfield --group-moves any\n  demon deal canfield 1\n  demon solve canfield 1 --group-moves any\n  demon batch canfield --seeds 1..1000 --csv canfield.csv\n  demon deal canfield --pysolfc 123456 --rules pysolfc\n  demon deal storehouse --file my-table.txt --format json"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -60,6 +60,64 @@ pub enum Command {
         #[arg(long)]
         show_positions: bool,
     },
+    /// Solve a range of deals in parallel: win rate with its 95% interval, time and node statistics, and a CSV report.
+    ///
+    /// Each deal is searched on one thread; deals are spread over --jobs threads. --max-memory is the whole run's budget, shared equally by the jobs. The report gets one row per deal in seed order, each written as soon as it can be; a deal finished ahead of its turn waits in FILE.pending. Stopped by Ctrl-C or a kill, the run loses nothing it finished: run the same command with --resume to continue it.
+    #[command(
+        after_help = "Examples:\n  demon batch canfield --seeds 1..1000 --group-moves any --csv canfield.csv\n  demon batch canfield --seeds 1..1000 --group-moves any --csv canfield.csv --resume\n  demon batch storehouse --rules pysolfc --seeds 1..10000 --timeout 10 --jobs 2 --max-memory 8G\n  demon batch canfield --seeds 1..1000000 --shard 3/8 --csv part3.csv\n\nSeeds A..B include both ends. --shard I/N takes every N-th seed starting at the I-th; merge the shards' reports with `demon merge`.\nExit code: 0 done, 130 interrupted (continue with --resume), 1 error, 2 bad arguments."
+    )]
+    Batch {
+        #[command(flatten)]
+        game: GameArgs,
+        #[command(flatten)]
+        run: RunOpts,
+        #[command(flatten)]
+        limits: LimitArgs,
+        /// Write one CSV row per deal to this file (never overwritten: see --resume).
+        #[arg(long, value_name = "FILE", help_heading = "Report")]
+        csv: Option<PathBuf>,
+        /// Continue the run whose report is --csv: solve only the deals it does not have yet.
+        #[arg(long, requires = "csv", help_heading = "Report")]
+        resume: bool,
+    },
+    /// Solve the same deals under several rule variants and compare their win rates, deal by deal.
+    ///
+    /// Each --variant is 'NAME: options', the options being rule options of the game (as for `demon rules`), applied over the rule options given outside the variants; a variant with no options has just those. The table gives each variant's win rate with its 95% interval, and for each variant against the first, the deals won under one only and McNemar's exact test.
+    #[command(
+        after_help = "Examples:\n  demon compare canfield --seeds 1..1000 --variant 'whole: --group-moves whole' --variant 'any: --group-moves any'\n  demon compare storehouse --seeds 1..2000 --variant 'standard:' --variant 'pysolfc: --rules pysolfc' --csv store\n\nWith --csv PREFIX each variant's rows go to PREFIX-NAME.csv, a report like `demon batch` writes (and --resume continues).\nExit code: 0 done, 130 interrupted, 1 error, 2 bad arguments."
+    )]
+    Compare {
+        /// The game, and rule options shared by every variant.
+        #[command(flatten)]
+        game: GameArgs,
+        /// A rule variant: 'NAME: options' (at least two).
+        #[arg(long = "variant", value_name = "'NAME: OPTIONS'", required = true)]
+        variants: Vec<String>,
+        #[command(flatten)]
+        run: RunOpts,
+        #[command(flatten)]
+        limits: LimitArgs,
+        /// Write each variant's rows to PREFIX-NAME.csv.
+        #[arg(long, value_name = "PREFIX", help_heading = "Report")]
+        csv: Option<PathBuf>,
+        /// Continue the comparison whose reports are --csv PREFIX-NAME.csv.
+        #[arg(long, requires = "csv", help_heading = "Report")]
+        resume: bool,
+    },
+    /// Merge the CSV reports of one game and rule set (for example the shards of a run) and summarise them.
+    ///
+    /// Refuses reports of different games or rules and seeds present in two reports; warns of seeds missing between the first and the last.
+    #[command(
+        after_help = "Examples:\n  demon merge part1.csv part2.csv part3.csv\n  demon merge part*.csv --csv all.csv"
+    )]
+    Merge {
+        /// The reports to merge.
+        #[arg(value_name = "FILE", required = true)]
+        files: Vec<PathBuf>,
+        /// Write the merged rows, in seed order, to this new file.
+        #[arg(long, value_name = "FILE")]
+        csv: Option<PathBuf>,
+    },
     /// Print the layout of a deal, so a person can lay it out on a table.
     #[command(
         after_help = "Examples:\n  demon deal canfield 1\n  demon deal canfield --pysolfc 1 --rules pysolfc\n  demon deal double-easthaven --pysolfc 12345678901234567890 --format json\n  demon deal canfield 7 --format solvitaire > deal.json\n  demon deal canfield --file deal.json\n\nText format: one `key: cards` line each for foundations, reserve (bottom to top), tableau (piles separated by |, each bottom to top, face-down cards in parentheses), stock (next card first) and waste (bottom to top); # starts a comment. See README.md."
@@ -83,13 +141,37 @@ pub enum OutFormat {
     Json,
 }
 
+/// Which deals a run solves, and on how many threads.
+#[derive(Args, Debug)]
+pub struct RunOpts {
+    /// Seeds A..B (both included), or a single seed.
+    #[arg(long, value_name = "A..B", value_parser = parse_seeds, help_heading = "Deals")]
+    pub seeds: demon_batch::SeedRange,
+    /// Solve only the I-th of N interleaved slices of the seeds (1 <= I <= N).
+    #[arg(long, value_name = "I/N", value_parser = parse_shard, help_heading = "Deals")]
+    pub shard: Option<demon_batch::Shard>,
+    /// Deals solved at once (default: one per core).
+    #[arg(long, short = 'j', value_name = "N", help_heading = "Deals")]
+    pub jobs: Option<usize>,
+}
+
+fn parse_seeds(s: &str) -> Result<demon_batch::SeedRange, String> {
+    s.parse()
+        .map_err(|e: demon_batch::SeedsError| e.to_string())
+}
+
+fn parse_shard(s: &str) -> Result<demon_batch::Shard, String> {
+    s.parse()
+        .map_err(|e: demon_batch::SeedsError| e.to_string())
+}
+
 /// Search limits.
 #[derive(Args, Debug)]
 pub struct LimitArgs {
     /// Stop (UNKNOWN) after expanding this many positions.
     #[arg(long, value_name = "N", help_heading = "Limits")]
     pub max_nodes: Option<u64>,
-    /// Memory for the search, e.g. 4G, 512M, 1.5GiB (default 4G). The search stays inside it and ends UNKNOWN when it is used up.
+    /// Memory, e.g. 4G, 512M, 1.5GiB (default 4G): for the search (solve), or for the whole run, shared equally by its jobs (batch, compare). A search stays inside its share and ends UNKNOWN when it is used up.
     #[arg(long, value_name = "SIZE", value_parser = parse_size, default_value = "4G", help_heading = "Limits")]
     pub max_memory: usize,
     /// Stop (UNKNOWN) after this many seconds.
@@ -264,8 +346,8 @@ pub struct GameArgs {
     #[arg(value_name = "GAME", value_parser = parse_game, help = format!("The game: {GAMES_HELP}"))]
     pub game: GameKind,
     /// Whose reading of the game's rules to start from.
-    #[arg(long = "rules", value_enum, default_value_t = ReadingArg::Standard, help_heading = "Rules")]
-    pub reading: ReadingArg,
+    #[arg(long = "rules", value_enum, help_heading = "Rules")]
+    pub reading: Option<ReadingArg>,
     /// Number of decks: 1 or 2.
     #[arg(long, help_heading = "Rules")]
     pub decks: Option<u8>,
@@ -351,8 +433,35 @@ fn parse_redeals(s: &str) -> Result<Redeals, String> {
 impl GameArgs {
     pub fn reading(&self) -> Reading {
         match self.reading {
-            ReadingArg::Standard => Reading::Standard,
-            ReadingArg::Pysolfc => Reading::Pysolfc,
+            None | Some(ReadingArg::Standard) => Reading::Standard,
+            Some(ReadingArg::Pysolfc) => Reading::Pysolfc,
+        }
+    }
+
+    /// These options with `over`'s on top: each option `over` gives
+    /// replaces this one's (a rule variant over the shared options).
+    pub fn overlay(&self, over: &GameArgs) -> GameArgs {
+        GameArgs {
+            game: over.game,
+            reading: over.reading.or(self.reading),
+            decks: over.decks.or(self.decks),
+            ranks: over.ranks.or(self.ranks),
+            base: over.base.or(self.base),
+            base_choice: over.base_choice.or(self.base_choice),
+            preplaced: over.preplaced.or(self.preplaced),
+            worrying_back: over.worrying_back.or(self.worrying_back),
+            reserve: over.reserve.or(self.reserve),
+            reserve_visibility: over.reserve_visibility.or(self.reserve_visibility),
+            piles: over.piles.or(self.piles),
+            tableau_deal: over.tableau_deal.or(self.tableau_deal),
+            build: over.build.or(self.build),
+            tableau_wrap: over.tableau_wrap.or(self.tableau_wrap),
+            group_moves: over.group_moves.or(self.group_moves),
+            empty: over.empty.or(self.empty),
+            stock: over.stock.or(self.stock),
+            draw: over.draw.or(self.draw),
+            redeals: over.redeals.or(self.redeals),
+            deal_when_empty: over.deal_when_empty.or(self.deal_when_empty),
         }
     }
 

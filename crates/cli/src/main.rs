@@ -2,6 +2,7 @@
 //! error chain and picks the exit code. All the work is in `demon-core`.
 
 mod args;
+mod batch;
 mod solve;
 
 use std::io::Write;
@@ -116,6 +117,50 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 format,
                 show_positions,
             )?;
+            out.flush()?;
+            return Ok(code);
+        }
+        Command::Batch {
+            game,
+            run,
+            limits,
+            csv,
+            resume,
+        } => {
+            let r = batch::RunArgs {
+                range: run.seeds,
+                shard: run.shard.unwrap_or(demon_batch::Shard::WHOLE),
+                jobs: run.jobs,
+                limits: &limits,
+            };
+            let code = batch::batch(&mut out, &game, &r, csv.as_deref(), resume)?;
+            out.flush()?;
+            return Ok(code);
+        }
+        Command::Compare {
+            game,
+            variants,
+            run,
+            limits,
+            csv,
+            resume,
+        } => {
+            let vs = variants
+                .iter()
+                .map(|v| batch::parse_variant(&game, v))
+                .collect::<Result<Vec<_>>>()?;
+            let r = batch::RunArgs {
+                range: run.seeds,
+                shard: run.shard.unwrap_or(demon_batch::Shard::WHOLE),
+                jobs: run.jobs,
+                limits: &limits,
+            };
+            let code = batch::compare(&mut out, &vs, &r, csv.as_deref(), resume)?;
+            out.flush()?;
+            return Ok(code);
+        }
+        Command::Merge { files, csv } => {
+            let code = batch::merge(&mut out, &files, csv.as_deref())?;
             out.flush()?;
             return Ok(code);
         }

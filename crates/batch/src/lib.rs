@@ -1,0 +1,18 @@
+//! demon-batch: win statistics over many deals.
+//!
+//! [`seeds`] says which deals a run solves (a range, optionally a shard of
+//! it), [`run`] solves them in parallel, [`report`] writes the CSV report
+//! so that an interrupted run loses nothing it finished and can be resumed,
+//! and [`stats`] turns rows into win rates with confidence intervals and
+//! compares rule variants deal by deal.
+
+pub mod report;
+pub mod row;
+pub mod run;
+pub mod seeds;
+pub mod stats;
+
+pub use report::{merge, ReportError, Sink};
+pub use row::{Job, Row, Verdict, HEADER};
+pub use seeds::{SeedRange, SeedsError, Shard};
+pub use stats::{mcnemar, wilson, Summary};

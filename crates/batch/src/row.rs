@@ -1,0 +1,120 @@
+//! One solved deal: a row of the CSV report.
+
+use std::fmt;
+
+use demon_core::{GameKind, Rules, Source};
+use demon_solver::{solve_with, Limits, Options, Outcome};
+
+/// The columns of a report, in order.
+pub const HEADER: [&str; 10] = [
+    "game",
+    "rules",
+    "seed",
+    "verdict",
+    "solution_moves",
+    "nodes",
+    "stored",
+    "seconds",
+    "peak_memory",
+    "limit",
+];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    Won,
+    Lost,
+    Unknown,
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Verdict::Won => "won",
+            Verdict::Lost => "lost",
+            Verdict::Unknown => "unknown",
+        })
+    }
+}
+
+/// A solved deal as the report has it. `seconds` is rounded to the
+/// report's precision (0.1 ms), so a row read back equals the row written.
+#[derive(Clone, Debug, PartialEq, serde::Deserialize)]
+pub struct Row {
+    /// The game's command-line name.
+    pub game: String,
+    /// The full rule set ([`Rules::signature`]).
+    pub rules: String,
+    pub seed: u64,
+    pub verdict: Verdict,
+    /// Moves of the winning line (checked by the independent replay), 0
+    /// unless won.
+    pub solution_moves: u64,
+    pub nodes: u64,
+    pub stored: u64,
+    pub seconds: f64,
+    /// Bytes the search held at most.
+    pub peak_memory: u64,
+    /// What stopped an unknown deal; empty otherwise.
+    pub limit: String,
+}
+
+impl Row {
+    pub fn record(&self) -> [String; 10] {
+        [
+            self.game.clone(),
+            self.rules.clone(),
+            self.seed.to_string(),
+            self.verdict.to_string(),
+            self.solution_moves.to_string(),
+            self.nodes.to_string(),
+            self.stored.to_string(),
+            format!("{:.4}", self.seconds),
+            self.peak_memory.to_string(),
+            self.limit.clone(),
+        ]
+    }
+
+    fn from_outcome(game: GameKind, rules: &Rules, seed: u64, out: &Outcome) -> Row {
+        use demon_solver::Verdict as V;
+        let (verdict, moves, limit) = match &out.verdict {
+            V::Won(m) => (Verdict::Won, m.len() as u64, String::new()),
+            V::Lost => (Verdict::Lost, 0, String::new()),
+            V::Unknown(l) => (Verdict::Unknown, 0, l.to_string()),
+        };
+        let s = &out.stats;
+        Row {
+            game: game.name().to_string(),
+            rules: rules.signature(),
+            seed,
+            verdict,
+            solution_moves: moves,
+            nodes: s.nodes,
+            stored: s.stored,
+            seconds: (s.elapsed.as_secs_f64() * 1e4).round() / 1e4,
+            peak_memory: s.peak_memory as u64,
+            limit,
+        }
+    }
+}
+
+/// What to solve and how: the same for every deal of a run.
+#[derive(Clone, Debug)]
+pub struct Job {
+    pub game: GameKind,
+    pub rules: Rules,
+    /// Limits of one deal (its share of the run's memory).
+    pub limits: Limits,
+    pub options: Options,
+}
+
+impl Job {
+    /// Solves demon's deal `seed`. An error is the solver failing its own
+    /// check (never expected).
+    pub fn solve(&self, seed: u64) -> Result<Row, String> {
+        let layout = Source::Native(seed).layout(&self.rules);
+        let out = solve_with(&self.rules, &layout, &self.limits, &self.options)
+            .map_err(|e| format!("seed {seed}: {e}"))?;
+        Ok(Row::from_outcome(self.game, &self.rules, seed, &out))
+    }
+}

@@ -1,0 +1,275 @@
+//! Win rates with confidence intervals, distributions of cost per deal, and
+//! McNemar's test for paired comparisons.
+
+use std::fmt;
+
+use crate::row::{Row, Verdict};
+
+/// The normal quantile for a two-sided 95% interval.
+const Z95: f64 = 1.959_963_984_540_054;
+
+/// Wilson's score interval for `k` successes in `n` trials at 95%, as
+/// fractions; `None` when `n` is 0. Unlike the normal approximation it
+/// stays inside [0, 1] and is sound near 0% and 100%.
+pub fn wilson(k: u64, n: u64) -> Option<(f64, f64)> {
+    if n == 0 {
+        return None;
+    }
+    let (k, n) = (k as f64, n as f64);
+    let p = k / n;
+    let z2 = Z95 * Z95;
+    let denom = 1.0 + z2 / n;
+    let centre = (p + z2 / (2.0 * n)) / denom;
+    let half = Z95 * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denom;
+    Some(((centre - half).max(0.0), (centre + half).min(1.0)))
+}
+
+/// Exact two-sided McNemar test: the probability, if neither variant wins
+/// more often, of a split of the `b + c` discordant deals at least as
+/// uneven as `b` to `c` (the binomial test with p = 1/2).
+pub fn mcnemar(b: u64, c: u64) -> f64 {
+    let n = b + c;
+    if n == 0 {
+        return 1.0;
+    }
+    let k = b.min(c);
+    // Sum C(n, i) / 2^n for i <= k in log space: exact enough for any n.
+    let ln2n = n as f64 * std::f64::consts::LN_2;
+    let mut ln_c = 0.0f64; // ln C(n, 0)
+    let mut terms = Vec::with_capacity(k as usize + 1);
+    for i in 0..=k {
+        if i > 0 {
+            ln_c += ((n - i + 1) as f64).ln() - (i as f64).ln();
+        }
+        terms.push(ln_c - ln2n);
+    }
+    let m = terms.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    let tail = m.exp() * terms.iter().map(|t| (t - m).exp()).sum::<f64>();
+    (2.0 * tail).min(1.0)
+}
+
+/// The `q`-quantile (0 to 1) of sorted values, nearest rank.
+fn quantile<T: Copy>(sorted: &[T], q: f64) -> Option<T> {
+    if sorted.is_empty() {
+        return None;
+    }
+    let i = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len()) - 1;
+    Some(sorted[i])
+}
+
+/// Mean, median, 99th percentile and maximum of a cost per deal.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Spread {
+    pub mean: f64,
+    pub median: f64,
+    pub p99: f64,
+    pub max: f64,
+    pub total: f64,
+}
+
+impl Spread {
+    fn of(mut v: Vec<f64>) -> Option<Spread> {
+        v.sort_by(f64::total_cmp);
+        let total: f64 = v.iter().sum();
+        Some(Spread {
+            mean: total / v.len().max(1) as f64,
+            median: quantile(&v, 0.5)?,
+            p99: quantile(&v, 0.99)?,
+            max: *v.last()?,
+            total,
+        })
+    }
+}
+
+/// What a set of solved deals adds up to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    pub deals: u64,
+    pub won: u64,
+    pub lost: u64,
+    pub unknown: u64,
+    pub seconds: Option<Spread>,
+    pub nodes: Option<Spread>,
+}
+
+impl Summary {
+    pub fn of(rows: &[Row]) -> Summary {
+        let count = |v: Verdict| rows.iter().filter(|r| r.verdict == v).count() as u64;
+        Summary {
+            deals: rows.len() as u64,
+            won: count(Verdict::Won),
+            lost: count(Verdict::Lost),
+            unknown: count(Verdict::Unknown),
+            seconds: Spread::of(rows.iter().map(|r| r.seconds).collect()),
+            nodes: Spread::of(rows.iter().map(|r| r.nodes as f64).collect()),
+        }
+    }
+
+    pub fn decided(&self) -> u64 {
+        self.won + self.lost
+    }
+
+    /// The win rate of the decided deals, with its 95% interval.
+    pub fn win_rate(&self) -> Option<(f64, f64, f64)> {
+        let n = self.decided();
+        let (lo, hi) = wilson(self.won, n)?;
+        Some((self.won as f64 / n as f64, lo, hi))
+    }
+
+    /// The 95% interval of the win rate of all deals whatever the unknown
+    /// ones are: from its lower end with every unknown lost to its upper
+    /// end with every unknown won.
+    pub fn bounds(&self) -> Option<(f64, f64)> {
+        let lo = wilson(self.won, self.deals)?.0;
+        let hi = wilson(self.won + self.unknown, self.deals)?.1;
+        Some((lo, hi))
+    }
+}
+
+/// Percent with two decimals.
+pub fn pct(x: f64) -> String {
+    format!("{:.2}%", 100.0 * x)
+}
+
+fn secs(x: f64) -> String {
+    if x < 10.0 {
+        format!("{x:.3} s")
+    } else {
+        format!("{x:.1} s")
+    }
+}
+
+impl fmt::Display for Summary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "deals {}: won {}, lost {}, unknown {}",
+            self.deals, self.won, self.lost, self.unknown
+        )?;
+        match self.win_rate() {
+            Some((p, lo, hi)) => writeln!(
+                f,
+                "win rate {} of {} decided deals (95% CI {} to {})",
+                pct(p),
+                self.decided(),
+                pct(lo),
+                pct(hi)
+            )?,
+            None => writeln!(f, "win rate: no deal decided")?,
+        }
+        if self.unknown > 0 {
+            if let Some((lo, hi)) = self.bounds() {
+                writeln!(
+                    f,
+                    "all {} deals, unknown counted lost to counted won: 95% CI {} to {}",
+                    self.deals,
+                    pct(lo),
+                    pct(hi)
+                )?;
+            }
+        }
+        if let Some(s) = self.seconds {
+            writeln!(
+                f,
+                "time per deal: mean {}, median {}, 99th percentile {}, max {}; total {}",
+                secs(s.mean),
+                secs(s.median),
+                secs(s.p99),
+                secs(s.max),
+                secs(s.total)
+            )?;
+        }
+        if let Some(n) = self.nodes {
+            writeln!(
+                f,
+                "nodes per deal: mean {:.0}, median {:.0}, 99th percentile {:.0}, max {:.0}",
+                n.mean, n.median, n.p99, n.max
+            )?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64, eps: f64) -> bool {
+        (a - b).abs() < eps
+    }
+
+    #[test]
+    fn wilson_matches_published_values() {
+        // Newcombe (1998), table I: 81/263 gives 0.2553 to 0.3662.
+        let (lo, hi) = wilson(81, 263).unwrap();
+        assert!(
+            close(lo, 0.2553, 5e-5) && close(hi, 0.3662, 5e-5),
+            "{lo} {hi}"
+        );
+        // 15/148: 0.0624 to 0.1605.
+        let (lo, hi) = wilson(15, 148).unwrap();
+        assert!(
+            close(lo, 0.0624, 5e-5) && close(hi, 0.1605, 5e-5),
+            "{lo} {hi}"
+        );
+        // The ends: 0/10 and 10/10.
+        let (lo, hi) = wilson(0, 10).unwrap();
+        assert!(close(lo, 0.0, 1e-12) && close(hi, 0.2775, 5e-5), "{hi}");
+        let (lo, hi) = wilson(10, 10).unwrap();
+        assert!(close(lo, 0.7225, 5e-5) && close(hi, 1.0, 1e-12), "{lo}");
+        assert_eq!(wilson(0, 0), None);
+    }
+
+    #[test]
+    fn mcnemar_is_the_exact_binomial_test() {
+        assert_eq!(mcnemar(0, 0), 1.0);
+        assert_eq!(mcnemar(3, 3), 1.0);
+        // 0 of 5 discordant the other way: 2 / 32.
+        assert!(close(mcnemar(5, 0), 0.0625, 1e-12));
+        // 1 vs 9: 2 * (1 + 10) / 1024.
+        assert!(close(mcnemar(1, 9), 22.0 / 1024.0, 1e-12));
+        assert!(close(mcnemar(9, 1), 22.0 / 1024.0, 1e-12));
+        // Large counts stay finite: 4,900 vs 5,100 of 10,000 is p about 0.047.
+        let p = mcnemar(4900, 5100);
+        assert!(p > 0.04 && p < 0.05, "{p}");
+        assert!(mcnemar(100_000, 0) < 1e-300 || mcnemar(100_000, 0) == 0.0);
+    }
+
+    #[test]
+    fn summaries_count_and_spread() {
+        let row = |seed: u64, v: Verdict, s: f64, n: u64| Row {
+            game: "canfield".into(),
+            rules: "r".into(),
+            seed,
+            verdict: v,
+            solution_moves: 0,
+            nodes: n,
+            stored: n,
+            seconds: s,
+            peak_memory: 0,
+            limit: String::new(),
+        };
+        let rows: Vec<Row> = (1..=100)
+            .map(|i| {
+                let v = match i % 10 {
+                    0 => Verdict::Lost,
+                    9 if i > 90 => Verdict::Unknown,
+                    _ => Verdict::Won,
+                };
+                row(i, v, i as f64 / 100.0, i * 10)
+            })
+            .collect();
+        let s = Summary::of(&rows);
+        assert_eq!((s.deals, s.won, s.lost, s.unknown), (100, 89, 10, 1));
+        let t = s.seconds.unwrap();
+        assert!(close(t.mean, 0.505, 1e-9) && t.median == 0.5 && t.p99 == 0.99 && t.max == 1.0);
+        assert_eq!(s.nodes.unwrap().max, 1000.0);
+        let (p, lo, hi) = s.win_rate().unwrap();
+        assert!(close(p, 89.0 / 99.0, 1e-12) && lo < p && p < hi);
+        let (blo, bhi) = s.bounds().unwrap();
+        assert!(blo < lo && bhi >= hi - 0.01);
+        let text = s.to_string();
+        assert!(text.contains("won 89, lost 10, unknown 1"), "{text}");
+        assert!(text.contains("win rate 89.90% of 99 decided"), "{text}");
+    }
+}

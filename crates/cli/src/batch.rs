@@ -1,0 +1,489 @@
+//! `demon batch`, `demon compare` and `demon merge`: many deals in parallel,
+//! with a progress bar, a CSV report that survives interruption, and
+//! summaries with confidence intervals.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Sender};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use clap::Parser;
+use demon_batch::run::{self, Event};
+use demon_batch::stats::pct;
+use demon_batch::{mcnemar, seeds, Job, Row, SeedRange, Shard, Sink, Summary, Verdict};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::args::{GameArgs, LimitArgs};
+
+/// Exit code of a run stopped by Ctrl-C (128 + SIGINT, as shells expect).
+pub const EXIT_INTERRUPTED: u8 = 130;
+
+/// Where Ctrl-C is reported: the events channel of the run in progress.
+static INTERRUPT: OnceLock<Mutex<Option<Sender<Event>>>> = OnceLock::new();
+static STOP: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+
+fn stop_flag() -> Arc<AtomicBool> {
+    STOP.get_or_init(|| Arc::new(AtomicBool::new(false)))
+        .clone()
+}
+
+/// Installs the Ctrl-C handler once: it stops new deals from starting and
+/// tells the run, which writes what it has and exits.
+fn catch_interrupt() -> Result<()> {
+    let slot = INTERRUPT.get_or_init(|| Mutex::new(None));
+    static INSTALLED: OnceLock<()> = OnceLock::new();
+    if INSTALLED.get().is_none() {
+        let stop = stop_flag();
+        ctrlc::set_handler(move || {
+            stop.store(true, Ordering::SeqCst);
+            if let Some(tx) = slot.lock().ok().and_then(|g| g.clone()) {
+                let _ = tx.send(Event::Interrupted);
+            }
+        })
+        .context("cannot install the Ctrl-C handler")?;
+        let _ = INSTALLED.set(());
+    }
+    Ok(())
+}
+
+/// Settings shared by `batch` and `compare`.
+pub struct RunArgs<'a> {
+    pub range: SeedRange,
+    pub shard: Shard,
+    pub jobs: Option<usize>,
+    pub limits: &'a LimitArgs,
+}
+
+impl RunArgs<'_> {
+    fn threads(&self) -> Result<usize> {
+        let n = match self.jobs {
+            Some(0) => bail!("--jobs 0: give at least 1"),
+            Some(n) => n,
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        };
+        Ok(n)
+    }
+
+    /// One deal's limits: its share of the run's memory.
+    fn job(&self, game: &GameArgs, threads: usize) -> Result<Job> {
+        let rules = game.rules()?;
+        let mut limits = self.limits.limits();
+        limits.max_memory = self.limits.max_memory / threads;
+        if limits.max_memory < 1 << 20 {
+            bail!(
+                "--max-memory {} MiB shared by {threads} jobs leaves under 1 MiB per deal",
+                self.limits.max_memory >> 20
+            );
+        }
+        Ok(Job {
+            game: game.game,
+            rules,
+            limits,
+            options: self.limits.options(),
+        })
+    }
+}
+
+/// Why a run's loop ended.
+enum End {
+    Complete,
+    Interrupted,
+}
+
+fn progress(total: u64) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let pb = ProgressBar::new(total);
+    pb.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} {bar:30} {pos}/{len} deals, {per_sec}, {msg}, {eta} left",
+        )
+        .expect("valid template")
+        .progress_chars("=> "),
+    );
+    pb.enable_steady_tick(Duration::from_millis(500));
+    pb
+}
+
+fn running_rate(rows: &[Row]) -> String {
+    let won = rows.iter().filter(|r| r.verdict == Verdict::Won).count();
+    let lost = rows.iter().filter(|r| r.verdict == Verdict::Lost).count();
+    let unknown = rows.len() - won - lost;
+    if won + lost == 0 {
+        return "no deal decided yet".into();
+    }
+    let mut s = format!("won {} of decided", pct(won as f64 / (won + lost) as f64));
+    if unknown > 0 {
+        s.push_str(&format!(", {unknown} unknown"));
+    }
+    s
+}
+
+/// Solves `todo` into `sink`, drawing progress, until done or Ctrl-C.
+fn drive(
+    job: Job,
+    todo: Vec<u64>,
+    threads: usize,
+    sink: &mut Sink,
+    pb: &ProgressBar,
+) -> Result<End> {
+    if todo.is_empty() {
+        return Ok(End::Complete);
+    }
+    catch_interrupt()?;
+    let (tx, rx) = mpsc::channel();
+    if let Some(slot) = INTERRUPT.get() {
+        *slot.lock().expect("not poisoned") = Some(tx.clone());
+    }
+    let stop = stop_flag();
+    if stop.load(Ordering::SeqCst) {
+        return Ok(End::Interrupted);
+    }
+    run::spawn(Arc::new(job), todo, threads, stop.clone(), tx)
+        .context("cannot start the worker threads")?;
+    let mut finished: Vec<Row> = sink.rows();
+    let end = loop {
+        match rx.recv() {
+            Ok(Event::Done(Ok(row))) => {
+                finished.push(row.clone());
+                sink.push(row)?;
+                pb.inc(1);
+                pb.set_message(running_rate(&finished));
+            }
+            Ok(Event::Done(Err(e))) => {
+                stop.store(true, Ordering::SeqCst);
+                bail!("the solver failed its own check, so the run stops: {e}");
+            }
+            Ok(Event::Interrupted) => break End::Interrupted,
+            Ok(Event::End) | Err(_) => {
+                break if stop.load(Ordering::SeqCst) {
+                    End::Interrupted
+                } else {
+                    End::Complete
+                }
+            }
+        }
+    };
+    if let Some(slot) = INTERRUPT.get() {
+        *slot.lock().expect("not poisoned") = None;
+    }
+    Ok(end)
+}
+
+fn mib(bytes: usize) -> String {
+    if bytes >= 1 << 30 {
+        format!("{:.1} GiB", bytes as f64 / (1u64 << 30) as f64)
+    } else {
+        format!("{} MiB", bytes >> 20)
+    }
+}
+
+fn describe_seeds(range: SeedRange, shard: Shard) -> String {
+    let n = seeds::count(range, shard);
+    let mut s = format!("{n} deal{} (seeds {range}", if n == 1 { "" } else { "s" });
+    if shard != Shard::WHOLE {
+        s.push_str(&format!(", shard {shard}"));
+    }
+    s.push(')');
+    s
+}
+
+/// `demon batch`.
+pub fn batch(
+    out: &mut impl Write,
+    game: &GameArgs,
+    run: &RunArgs,
+    csv: Option<&Path>,
+    resume: bool,
+) -> Result<ExitCode> {
+    let threads = run.threads()?;
+    let job = run.job(game, threads)?;
+    let order: Vec<u64> = seeds::seeds(run.range, run.shard).collect();
+    let signature = job.rules.signature();
+    let (mut sink, todo) = Sink::open(csv, resume, game.game.name(), &signature, order)?;
+    let done = sink.rows().len();
+    eprintln!(
+        "{}: {}, {threads} job{}, {} per deal{}{}",
+        game.game.title(),
+        describe_seeds(run.range, run.shard),
+        if threads == 1 { "" } else { "s" },
+        mib(job.limits.max_memory),
+        job.limits.timeout.map_or(String::new(), |t| format!(
+            ", {} s per deal",
+            t.as_secs_f64()
+        )),
+        match (csv, done) {
+            (None, _) => String::new(),
+            (Some(p), 0) => format!("; report {}", p.display()),
+            (Some(p), d) => format!("; report {} (resumed: {d} deals already done)", p.display()),
+        }
+    );
+    let pb = progress(todo.len() as u64);
+    let end = drive(job, todo, threads, &mut sink, &pb)?;
+    pb.finish_and_clear();
+    let rows = sink.rows();
+    writeln!(out, "{} under rules: {signature}", game.game.title())?;
+    write!(out, "{}", Summary::of(&rows))?;
+    match end {
+        End::Complete => {
+            sink.finish()?;
+            Ok(ExitCode::SUCCESS)
+        }
+        End::Interrupted => {
+            writeln!(out, "interrupted: {} of {} deals done{}", rows.len(), seeds::count(run.range, run.shard),
+                match csv {
+                    Some(p) => format!("; every finished deal is saved: continue with the same command and --resume (report {})", p.display()),
+                    None => "; nothing was saved (no --csv)".into(),
+                })?;
+            out.flush()?;
+            Ok(ExitCode::from(EXIT_INTERRUPTED))
+        }
+    }
+}
+
+/// A rule variant of `demon compare`: `NAME: options`.
+pub struct Variant {
+    pub name: String,
+    pub game: GameArgs,
+}
+
+#[derive(Parser)]
+#[command(no_binary_name = true)]
+struct VariantLine {
+    #[command(flatten)]
+    game: GameArgs,
+}
+
+/// Parses `NAME: --option value ...` as rule options over `shared`.
+pub fn parse_variant(shared: &GameArgs, spec: &str) -> Result<Variant> {
+    let game = shared.game.name();
+    let (name, opts) = spec.split_once(':').with_context(|| {
+        format!("--variant '{spec}': write 'NAME: options', e.g. 'whole: --group-moves whole'")
+    })?;
+    let name = name.trim();
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+    {
+        bail!("--variant '{spec}': the name '{name}' must be letters, digits, '-', '_' or '.' (it names the variant's report file)");
+    }
+    let mut words = vec![game.to_string()];
+    words.extend(opts.split_whitespace().map(str::to_string));
+    let line = VariantLine::try_parse_from(&words).map_err(|e| {
+        let msg = e.to_string();
+        let first = msg
+            .lines()
+            .next()
+            .unwrap_or("")
+            .trim_start_matches("error: ");
+        anyhow::anyhow!("--variant '{name}': {first}")
+    })?;
+    let game = shared.overlay(&line.game);
+    game.rules()
+        .with_context(|| format!("--variant '{name}'"))?;
+    Ok(Variant {
+        name: name.to_string(),
+        game,
+    })
+}
+
+/// The report file of one variant of a comparison.
+fn variant_path(prefix: &Path, name: &str) -> PathBuf {
+    let mut s = prefix.as_os_str().to_os_string();
+    s.push(format!("-{name}.csv"));
+    PathBuf::from(s)
+}
+
+/// `demon compare`.
+pub fn compare(
+    out: &mut impl Write,
+    variants: &[Variant],
+    run: &RunArgs,
+    csv: Option<&Path>,
+    resume: bool,
+) -> Result<ExitCode> {
+    if variants.len() < 2 {
+        bail!("give at least two --variant options to compare");
+    }
+    for (i, v) in variants.iter().enumerate() {
+        if variants[..i].iter().any(|w| w.name == v.name) {
+            bail!("two variants are named '{}'", v.name);
+        }
+    }
+    let threads = run.threads()?;
+    let order: Vec<u64> = seeds::seeds(run.range, run.shard).collect();
+    let mut plans = Vec::new();
+    for v in variants {
+        let job = run.job(&v.game, threads)?;
+        let path = csv.map(|p| variant_path(p, &v.name));
+        let (sink, todo) = Sink::open(
+            path.as_deref(),
+            resume,
+            v.game.game.name(),
+            &job.rules.signature(),
+            order.clone(),
+        )
+        .with_context(|| format!("variant '{}'", v.name))?;
+        plans.push((job, sink, todo));
+    }
+    let total: usize = plans.iter().map(|p| p.2.len()).sum();
+    eprintln!(
+        "{}: {} variants × {}, {threads} job{}{}",
+        variants[0].game.game.title(),
+        variants.len(),
+        describe_seeds(run.range, run.shard),
+        if threads == 1 { "" } else { "s" },
+        csv.map_or(String::new(), |p| format!(
+            "; reports {}",
+            variant_path(p, "NAME").display()
+        ))
+    );
+    let pb = progress(total as u64);
+    let mut interrupted = false;
+    let mut results = Vec::new();
+    for (job, mut sink, todo) in plans {
+        let signature = job.rules.signature();
+        if !interrupted {
+            if let End::Interrupted = drive(job, todo, threads, &mut sink, &pb)? {
+                interrupted = true;
+            }
+        }
+        let rows = sink.rows();
+        if sink.complete() {
+            sink.finish()?;
+        }
+        results.push((signature, rows));
+    }
+    pb.finish_and_clear();
+    write_comparison(out, variants, &results)?;
+    if interrupted {
+        writeln!(
+            out,
+            "interrupted: the table covers the deals finished so far{}",
+            match csv {
+                Some(_) => "; continue with the same command and --resume",
+                None => "",
+            }
+        )?;
+        return Ok(ExitCode::from(EXIT_INTERRUPTED));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn write_comparison(
+    out: &mut impl Write,
+    variants: &[Variant],
+    results: &[(String, Vec<Row>)],
+) -> Result<()> {
+    writeln!(out, "{}", variants[0].game.game.title())?;
+    for (v, (sig, _)) in variants.iter().zip(results) {
+        writeln!(out, "  {}: {sig}", v.name)?;
+    }
+    writeln!(out)?;
+    let w = variants
+        .iter()
+        .map(|v| v.name.len())
+        .max()
+        .unwrap_or(0)
+        .max(7);
+    writeln!(
+        out,
+        "{:<w$}  {:>7} {:>7} {:>7}  {:>8}  {:<20}",
+        "variant", "won", "lost", "unknown", "win rate", "95% CI (decided)"
+    )?;
+    for (v, (_, rows)) in variants.iter().zip(results) {
+        let s = Summary::of(rows);
+        let (rate, ci) = match s.win_rate() {
+            Some((p, lo, hi)) => (pct(p), format!("{} to {}", pct(lo), pct(hi))),
+            None => ("-".into(), "-".into()),
+        };
+        writeln!(
+            out,
+            "{:<w$}  {:>7} {:>7} {:>7}  {:>8}  {:<20}",
+            v.name, s.won, s.lost, s.unknown, rate, ci
+        )?;
+    }
+    writeln!(out)?;
+    let base = &variants[0].name;
+    let verdicts = |rows: &[Row]| -> std::collections::HashMap<u64, Verdict> {
+        rows.iter().map(|r| (r.seed, r.verdict)).collect()
+    };
+    let a = verdicts(&results[0].1);
+    for (v, (_, rows)) in variants.iter().zip(results).skip(1) {
+        let b = verdicts(rows);
+        let (mut only_a, mut only_b, mut both, mut neither, mut undecided) =
+            (0u64, 0u64, 0u64, 0u64, 0u64);
+        for (seed, va) in &a {
+            let Some(vb) = b.get(seed) else { continue };
+            match (va, vb) {
+                (Verdict::Won, Verdict::Won) => both += 1,
+                (Verdict::Lost, Verdict::Lost) => neither += 1,
+                (Verdict::Won, Verdict::Lost) => only_a += 1,
+                (Verdict::Lost, Verdict::Won) => only_b += 1,
+                _ => undecided += 1,
+            }
+        }
+        writeln!(
+            out,
+            "{base} vs {}: won under both {both}, neither {neither}, {base} only {only_a}, {} only {only_b}; McNemar exact p = {:.3e}{}",
+            v.name,
+            v.name,
+            mcnemar(only_a, only_b),
+            if undecided > 0 {
+                format!(" ({undecided} deals unknown under one or both left out)")
+            } else {
+                String::new()
+            }
+        )?;
+    }
+    Ok(())
+}
+
+/// `demon merge`.
+pub fn merge(out: &mut impl Write, files: &[PathBuf], csv: Option<&Path>) -> Result<ExitCode> {
+    let m = demon_batch::merge(files)?;
+    if let Some(p) = csv {
+        demon_batch::report::write_new(p, &m.rows)?;
+    }
+    let first = &m.rows[0];
+    let title = demon_core::GameKind::from_name(&first.game)
+        .map_or(first.game.clone(), |g| g.title().to_string());
+    writeln!(out, "{title} under rules: {}", first.rules)?;
+    writeln!(
+        out,
+        "{} report{} merged: seeds {} to {}",
+        files.len(),
+        if files.len() == 1 { "" } else { "s" },
+        first.seed,
+        m.rows.last().map_or(first.seed, |r| r.seed)
+    )?;
+    write!(out, "{}", Summary::of(&m.rows))?;
+    if !m.gaps.is_empty() {
+        let missing: u64 = m.gaps.iter().map(|(a, b)| b - a + 1).sum();
+        let list: Vec<String> = m
+            .gaps
+            .iter()
+            .take(10)
+            .map(|&(a, b)| {
+                if a == b {
+                    a.to_string()
+                } else {
+                    format!("{a}..{b}")
+                }
+            })
+            .collect();
+        eprintln!(
+            "warning: {missing} seed{} missing between the first and the last: {}{}",
+            if missing == 1 { " is" } else { "s are" },
+            list.join(", "),
+            if m.gaps.len() > 10 { ", …" } else { "" }
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

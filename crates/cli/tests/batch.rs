@@ -1,0 +1,333 @@
+//! End-to-end tests of `demon batch`, `compare` and `merge`: a run killed
+//! and interrupted part way, then resumed, writes the report an
+//! uninterrupted run writes; bad input is a clear error that leaves files
+//! alone.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn demon(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_demon"))
+        .args(args)
+        .output()
+        .expect("run demon")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8(b.to_vec()).unwrap()
+}
+
+fn dir() -> tempfile::TempDir {
+    tempfile::tempdir().unwrap()
+}
+
+fn lines(p: &Path) -> usize {
+    std::fs::read_to_string(p).map_or(0, |s| s.lines().count())
+}
+
+/// The report without its time column, which no two runs share.
+fn timeless(p: &Path) -> String {
+    std::fs::read_to_string(p)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let mut f: Vec<&str> = l.split(',').collect();
+            f.remove(7);
+            f.join(",")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Canfield with runs moving in any part, 120 deals each stopped at 60,000
+/// nodes at most: deterministic rows, a few seconds in all.
+fn run_args(csv: &Path) -> Vec<String> {
+    [
+        "batch",
+        "canfield",
+        "--group-moves",
+        "any",
+        "--seeds",
+        "1..120",
+        "--max-nodes",
+        "60000",
+        "--jobs",
+        "2",
+        "--max-memory",
+        "256M",
+        "--csv",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .chain([csv.display().to_string()])
+    .collect()
+}
+
+/// Starts the run and stops it (`signal`: "KILL" or "INT") once the report
+/// has `rows` rows; returns whether it was still running then.
+fn start_and_stop(args: &[String], csv: &Path, rows: usize, signal: &str) -> bool {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_demon"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    while lines(csv) < rows + 1 && t.elapsed() < Duration::from_secs(120) {
+        if child.try_wait().unwrap().is_some() {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let running = child.try_wait().unwrap().is_none();
+    let st = Command::new("kill")
+        .args([format!("-{signal}"), child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let status = child.wait().unwrap();
+    if signal == "INT" && running {
+        assert_eq!(status.code(), Some(130), "Ctrl-C exits 130");
+    }
+    running
+}
+
+#[test]
+fn killed_and_interrupted_runs_resume_to_the_uninterrupted_report() {
+    let d = dir();
+    let whole = d.path().join("whole.csv");
+    let o = demon(
+        &run_args(&whole)
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(lines(&whole), 121);
+    assert!(!PathBuf::from(format!("{}.pending", whole.display())).exists());
+    let s = text(&o.stdout);
+    assert!(s.contains("deals 120: won "), "{s}");
+
+    let part = d.path().join("part.csv");
+    let args = run_args(&part);
+    assert!(
+        start_and_stop(&args, &part, 10, "KILL"),
+        "the run ended before the kill"
+    );
+    let after_kill = lines(&part) - 1;
+    assert!(after_kill < 120, "{after_kill}");
+    let mut resume = args.clone();
+    resume.push("--resume".into());
+    // Interrupted again, with Ctrl-C this time, further on.
+    assert!(start_and_stop(&resume, &part, after_kill + 20, "INT"));
+    assert!(lines(&part) - 1 < 120);
+    let o = demon(&resume.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("resumed:"), "{}", text(&o.stderr));
+    assert_eq!(timeless(&part), timeless(&whole));
+    assert!(!PathBuf::from(format!("{}.pending", part.display())).exists());
+    // The summary covers every deal, the resumed ones too.
+    let s = text(&o.stdout);
+    assert!(s.contains("deals 120: won "), "{s}");
+}
+
+#[test]
+fn bad_batch_input_is_a_clear_error_and_damages_nothing() {
+    let d = dir();
+    for (seeds, msg) in [
+        ("10..3", "empty range"),
+        ("1..x", "x is not a seed"),
+        ("..", "is not a seed range"),
+    ] {
+        let o = demon(&["batch", "canfield", "--seeds", seeds]);
+        assert_eq!(o.status.code(), Some(2), "{seeds}");
+        assert!(text(&o.stderr).contains(msg), "{}", text(&o.stderr));
+    }
+    let o = demon(&["batch", "canfield", "--seeds", "1..3", "--shard", "4/3"]);
+    assert!(
+        text(&o.stderr).contains("is not a shard"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = demon(&["batch", "canfield", "--seeds", "1..3", "--resume"]);
+    assert!(text(&o.stderr).contains("--csv"), "{}", text(&o.stderr));
+
+    // A report of one game is not resumed as another, nor overwritten.
+    let csv = d.path().join("c.csv");
+    let c = csv.display().to_string();
+    let o = demon(&[
+        "batch", "canfield", "--ranks", "6", "--seeds", "1..4", "--csv", &c,
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let before = std::fs::read(&csv).unwrap();
+    let o = demon(&[
+        "batch",
+        "storehouse",
+        "--ranks",
+        "6",
+        "--seeds",
+        "1..8",
+        "--csv",
+        &c,
+        "--resume",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o.stderr).contains("report is of canfield, and this run is of storehouse"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = demon(&[
+        "batch", "canfield", "--ranks", "7", "--seeds", "1..8", "--csv", &c, "--resume",
+    ]);
+    assert!(
+        text(&o.stderr).contains("rules differ"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = demon(&[
+        "batch", "canfield", "--ranks", "6", "--seeds", "1..8", "--csv", &c,
+    ]);
+    assert!(
+        text(&o.stderr).contains("already exists"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert_eq!(std::fs::read(&csv).unwrap(), before);
+
+    // Merge refuses other rules; a report's --resume over a longer range
+    // continues it.
+    let other = d.path().join("o.csv");
+    let o = demon(&[
+        "batch",
+        "canfield",
+        "--ranks",
+        "7",
+        "--seeds",
+        "5..6",
+        "--csv",
+        &other.display().to_string(),
+    ]);
+    assert!(o.status.success());
+    let o = demon(&["merge", &c, &other.display().to_string()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o.stderr).contains("a different run"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = demon(&[
+        "batch", "canfield", "--ranks", "6", "--seeds", "1..8", "--csv", &c, "--resume",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).contains("deals 8:"), "{}", text(&o.stdout));
+}
+
+#[test]
+fn shards_merge_into_the_whole_run() {
+    let d = dir();
+    let path = |n: &str| d.path().join(n).display().to_string();
+    let base = [
+        "batch", "canfield", "--ranks", "8", "--seeds", "1..30", "--jobs", "1",
+    ];
+    let whole = path("whole.csv");
+    let mut a: Vec<&str> = base.to_vec();
+    a.extend(["--csv", &whole]);
+    assert!(demon(&a).status.success());
+    let parts: Vec<String> = (1..=3).map(|i| path(&format!("p{i}.csv"))).collect();
+    for (i, p) in parts.iter().enumerate() {
+        let shard = format!("{}/3", i + 1);
+        let mut a: Vec<&str> = base.to_vec();
+        a.extend(["--shard", &shard, "--csv", p]);
+        let o = demon(&a);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        assert_eq!(lines(Path::new(p)), 11);
+    }
+    let merged = path("merged.csv");
+    let o = demon(&["merge", &parts[0], &parts[1], &parts[2], "--csv", &merged]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(timeless(Path::new(&merged)), timeless(Path::new(&whole)));
+    assert!(text(&o.stdout).contains("deals 30:"), "{}", text(&o.stdout));
+    // Two shards only: no overlap, the third shard's seeds missing between
+    // 1 and 29, said so.
+    let o = demon(&["merge", &parts[0], &parts[1]]);
+    assert!(o.status.success());
+    assert!(
+        text(&o.stderr).contains("9 seeds are missing between the first and the last: 3, 6, 9,"),
+        "{}",
+        text(&o.stderr)
+    );
+    // The same shard twice overlaps.
+    let o = demon(&["merge", &parts[0], &parts[0]]);
+    assert!(text(&o.stderr).contains("overlap"), "{}", text(&o.stderr));
+}
+
+#[test]
+fn compare_pairs_the_deals_of_two_variants() {
+    let o = demon(&[
+        "compare",
+        "canfield",
+        "--ranks",
+        "8",
+        "--seeds",
+        "1..60",
+        "--variant",
+        "whole: --group-moves whole",
+        "--variant",
+        "any: --group-moves any",
+        "--variant",
+        "onepass: --group-moves any --redeals 0",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let s = text(&o.stdout);
+    assert!(s.contains("whole vs any: "), "{s}");
+    assert!(s.contains("whole vs onepass: "), "{s}");
+    assert!(s.contains("McNemar exact p = "), "{s}");
+    // Any run may move where a whole pile may: never won under `whole`
+    // only. One pass of the stock never wins more than unlimited passes.
+    let line = s.lines().find(|l| l.starts_with("whole vs any:")).unwrap();
+    assert!(line.contains("whole only 0,"), "{line}");
+
+    let o = demon(&[
+        "compare",
+        "canfield",
+        "--seeds",
+        "1..3",
+        "--variant",
+        "a: --group-moves sideways",
+        "--variant",
+        "b:",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = text(&o.stderr);
+    assert!(e.contains("--variant 'a'") && e.contains("sideways"), "{e}");
+    let o = demon(&[
+        "compare",
+        "canfield",
+        "--seeds",
+        "1..3",
+        "--variant",
+        "a: --group-moves any",
+    ]);
+    assert!(
+        text(&o.stderr).contains("at least two"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = demon(&[
+        "compare",
+        "canfield",
+        "--seeds",
+        "1..3",
+        "--variant",
+        "no colon",
+        "--variant",
+        "b:",
+    ]);
+    assert!(
+        text(&o.stderr).contains("'NAME: options'"),
+        "{}",
+        text(&o.stderr)
+    );
+}

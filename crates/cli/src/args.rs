@@ -108,7 +108,7 @@ pub enum Command {
     ///
     /// Refuses reports of different games or rules and seeds present in two reports; warns of seeds missing between the first and the last.
     #[command(
-        after_help = "Examples:\n  demon merge part1.csv part2.csv part3.csv\n  demon merge part*.csv --csv all.csv"
+        after_help = "Examples:\n  demon merge part1.csv part2.csv part3.csv\n  demon merge part*.csv --csv all.csv\n  demon merge canfield.csv --format json    # the summary of one report, for scripts"
     )]
     Merge {
         /// The reports to merge.
@@ -117,6 +117,9 @@ pub enum Command {
         /// Write the merged rows, in seed order, to this new file.
         #[arg(long, value_name = "FILE")]
         csv: Option<PathBuf>,
+        /// Summary format.
+        #[arg(long, value_enum, default_value_t = OutFormat::Text)]
+        format: OutFormat,
     },
     /// Print the layout of a deal, so a person can lay it out on a table.
     #[command(

@@ -17,7 +17,7 @@ use demon_batch::stats::pct;
 use demon_batch::{mcnemar, seeds, Job, Row, SeedRange, Shard, Sink, Summary, Verdict};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::args::{GameArgs, LimitArgs};
+use crate::args::{GameArgs, LimitArgs, OutFormat};
 
 /// Exit code of a run stopped by Ctrl-C (128 + SIGINT, as shells expect).
 pub const EXIT_INTERRUPTED: u8 = 130;
@@ -445,13 +445,55 @@ fn write_comparison(
     Ok(())
 }
 
+/// The summary as JSON: counts, rates (fractions) with their intervals,
+/// and the spread of time and nodes per deal.
+fn summary_json(first: &Row, last: &Row, missing: u64, s: &Summary) -> serde_json::Value {
+    let spread = |x: Option<demon_batch::stats::Spread>| {
+        x.map(|x| {
+            serde_json::json!({
+                "mean": x.mean, "median": x.median, "p99": x.p99, "max": x.max, "total": x.total,
+            })
+        })
+    };
+    let rate = s.win_rate();
+    let bounds = s.bounds();
+    serde_json::json!({
+        "game": first.game,
+        "rules": first.rules,
+        "first_seed": first.seed,
+        "last_seed": last.seed,
+        "missing_seeds": missing,
+        "deals": s.deals,
+        "won": s.won,
+        "lost": s.lost,
+        "unknown": s.unknown,
+        "win_rate": rate.map(|r| r.0),
+        "win_rate_ci95": rate.map(|r| [r.1, r.2]),
+        "all_deals_ci95": bounds.map(|b| [b.0, b.1]),
+        "seconds": spread(s.seconds),
+        "nodes": spread(s.nodes),
+    })
+}
+
 /// `demon merge`.
-pub fn merge(out: &mut impl Write, files: &[PathBuf], csv: Option<&Path>) -> Result<ExitCode> {
+pub fn merge(
+    out: &mut impl Write,
+    files: &[PathBuf],
+    csv: Option<&Path>,
+    format: OutFormat,
+) -> Result<ExitCode> {
     let m = demon_batch::merge(files)?;
     if let Some(p) = csv {
         demon_batch::report::write_new(p, &m.rows)?;
     }
     let first = &m.rows[0];
+    if format == OutFormat::Json {
+        let missing: u64 = m.gaps.iter().map(|(a, b)| b - a + 1).sum();
+        let last = m.rows.last().expect("not empty");
+        let v = summary_json(first, last, missing, &Summary::of(&m.rows));
+        writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let title = demon_core::GameKind::from_name(&first.game)
         .map_or(first.game.clone(), |g| g.title().to_string());
     writeln!(out, "{title} under rules: {}", first.rules)?;

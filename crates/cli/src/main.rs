@@ -159,8 +159,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             out.flush()?;
             return Ok(code);
         }
-        Command::Merge { files, csv } => {
-            let code = batch::merge(&mut out, &files, csv.as_deref())?;
+        Command::Merge { files, csv, format } => {
+            let code = batch::merge(&mut out, &files, csv.as_deref(), format)?;
             out.flush()?;
             return Ok(code);
         }

@@ -192,6 +192,8 @@ const FIRST_PROBE: u64 = 50_000;
 /// 176 bytes), its tree link with the safe moves played on arrival, and its
 /// heap entry (asserted below).
 const PROBE_BYTES_PER_NODE: usize = 256;
+/// Below this a probe is not worth running.
+const MIN_PROBE_MEMORY: usize = 64 << 10;
 
 /// Runs the exhaustive search, pausing it now and then for a best-first
 /// probe that looks for a win with a position-value heuristic.
@@ -200,13 +202,14 @@ const PROBE_BYTES_PER_NODE: usize = 256;
 /// corner of a won deal; the probe compares positions across the whole
 /// frontier instead. It is sound by construction: it only ever reports a
 /// win, which is replayed by the checker like every other; LOST comes only
-/// from the exhaustive search. Memory: the exhaustive search keeps three
-/// quarters of the budget (an eighth of that for its path), the probes one
-/// quarter.
+/// from the exhaustive search. Memory: the exhaustive search may use the
+/// whole budget (an eighth of it, at most 256 MiB, for its path); a probe
+/// takes at most a quarter, and only what the search's table and path
+/// leave at the time (the table does not grow while a probe runs, and a
+/// probe's memory is freed when it ends).
 fn drive(game: &Game, limits: &Limits, options: &Options) -> Outcome {
-    let mut dfs = Searcher::new(game, limits, limits.max_memory / 8 * 6);
+    let mut dfs = Searcher::new(game, limits, limits.max_memory);
     dfs.classes = options.tableau_classes;
-    let probe_memory = limits.max_memory / 4;
     let mut pause = FIRST_PAUSE;
     let mut probe = FIRST_PROBE;
     loop {
@@ -217,6 +220,18 @@ fn drive(game: &Game, limits: &Limits, options: &Options) -> Outcome {
             };
         }
         let budget = probe;
+        // The probe takes at most a quarter of the memory, and never more
+        // than the exhaustive search leaves now: its table may later grow
+        // into what a probe used (a probe's memory is freed when it ends).
+        let probe_memory = (limits.max_memory / 4).min(
+            limits
+                .max_memory
+                .saturating_sub(dfs.table.bytes() + dfs.path_budget),
+        );
+        if probe_memory < MIN_PROBE_MEMORY {
+            pause = pause.saturating_mul(4);
+            continue;
+        }
         let (found, nodes, probe_bytes) = best_first(
             game,
             budget,

@@ -56,21 +56,41 @@ impl FingerprintSet {
         }
     }
 
-    /// The size the table grows to next, if it can grow: double while the
-    /// budget holds the old and the doubled array together; then once more,
-    /// to all the budget leaves beside the old array (at least a quarter
-    /// more), so a large budget is mostly table rather than a third of it.
-    /// Growth is gradual because every step touches its whole new array.
+    /// The size the table grows to next, if it can grow. Two kinds of
+    /// step: a doubling, while the budget holds the old and the doubled
+    /// array together; and a last jump to all the budget leaves beside the
+    /// old array (at least a quarter more), after which the table is
+    /// full-sized. The jump is taken from the size that ends largest
+    /// ([`Self::final_size`]), at most eightfold (a table far larger than
+    /// its entries touches a page per entry). Growth is gradual because
+    /// every step touches its whole new array.
     fn next_size(&self) -> Option<usize> {
-        let n = self.slots.len();
-        let left = self.budget.checked_sub(n * ENTRY)? / ENTRY;
-        if left >= 2 * n {
-            Some(2 * n)
-        } else if left >= n + n / 4 {
-            Some(left)
-        } else {
-            None
+        Self::step(self.slots.len(), self.budget / ENTRY)
+    }
+
+    /// [`Self::next_size`] from `n` slots within a budget of `b` slots.
+    fn step(n: usize, b: usize) -> Option<usize> {
+        let jump = Self::jump(n, b);
+        let double = (3 * n <= b).then_some(2 * n);
+        match (jump, double) {
+            (Some(j), Some(d)) if j <= 8 * n && j >= Self::final_size(d, b) => Some(j),
+            (j, d) => d.or(j),
         }
+    }
+
+    /// The jump from `n` slots within a budget of `b` slots, if any.
+    fn jump(n: usize, b: usize) -> Option<usize> {
+        let left = b.checked_sub(n)?;
+        (left >= n + n / 4).then_some(left)
+    }
+
+    /// The largest size the steps of [`Self::next_size`] reach from `n`.
+    fn final_size(n: usize, b: usize) -> usize {
+        let mut best = n.max(Self::jump(n, b).unwrap_or(0));
+        if 3 * n <= b {
+            best = best.max(Self::final_size(2 * n, b));
+        }
+        best
     }
 
     pub fn len(&self) -> usize {
@@ -274,18 +294,28 @@ mod tests {
     }
 
     /// The last growth takes what the budget leaves beside the old array,
-    /// so the table ends larger than a third of the budget.
+    /// jumping from the size that ends largest, so most of the budget ends
+    /// as table.
     #[test]
     fn large_budgets_are_mostly_table() {
         let budget = 90 << 20;
         let mut t = FingerprintSet::with_budget(budget);
-        let n = fill(&mut t, 7, |_, _| {});
-        // Doubling stops at 32 MiB (with 64 more it would need 96 of the
-        // 89.75 MiB); the last step takes the remaining 57.75 MiB.
-        let slots = (budget - RECENT_BYTES - (32 << 20)) / ENTRY;
+        let n = fill(&mut t, 7, |t, _| assert!(t.bytes() <= budget));
+        // 89.75 MiB for the table: doubling to 32 MiB would end at 57.75
+        // (what is left beside it); jumping from 16 MiB ends at 73.75.
+        let slots = (budget - RECENT_BYTES - (16 << 20)) / ENTRY;
         assert_eq!(t.bytes(), slots * ENTRY + RECENT_BYTES);
         assert_eq!(n, slots * 9 / 10);
-        assert!(t.bytes() <= budget && t.bytes() > budget / 2);
+        // 4 GiB less a search's path: 3.25 of 3.75 GiB, jumping from 0.5.
+        let b = ((4usize << 30) - (256 << 20)) / ENTRY;
+        let mut sizes = vec![MIN_SLOTS];
+        while let Some(next) = FingerprintSet::step(*sizes.last().unwrap(), b) {
+            sizes.push(next);
+        }
+        assert_eq!(sizes[sizes.len() - 2], 1 << 25, "{sizes:?}");
+        assert_eq!(*sizes.last().unwrap(), b - (1 << 25), "{sizes:?}");
+        // Small budgets still double all the way (no jump past eightfold).
+        assert_eq!(FingerprintSet::step(MIN_SLOTS, b), Some(2 * MIN_SLOTS));
     }
 
     #[test]

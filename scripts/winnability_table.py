@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+"""Regenerates demon's winnability table: every game under its default rules
+and the main rule variants, over seeds 1..N, as Markdown and CSV beside the
+raw per-deal reports.
+
+    python3 scripts/winnability_table.py                 # solve what is missing, then the table
+    python3 scripts/winnability_table.py --seeds 20000   # more seeds (reports are extended)
+    python3 scripts/winnability_table.py --only canfield-any,storehouse-pysolfc
+    python3 scripts/winnability_table.py --table-only    # just rebuild the table from the reports
+
+Each variant's deals go through `demon batch ... --csv results/winnability/NAME.csv
+--resume`, so an interrupted run (Ctrl-C, a kill, the end of a session)
+continues where it stopped, and a larger --seeds extends the reports. Deals
+are limited by nodes, not time, so every verdict is reproducible on any
+machine and under any load: UNKNOWN means "not decided within the node
+limit", and the table shows the interval that holds whatever the unknown
+deals are.
+
+Needs only the Rust toolchain and Python 3 (standard library).
+"""
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# A copy of the binary, so that rebuilding during a long run changes nothing.
+DEMON = os.path.join(ROOT, "target", "winnability", "demon")
+
+# Node limits per deal: about 5-10 s on one core of the recording machine
+# for one deck; less for two decks, where most deals are not decided at any
+# affordable limit yet (see results/README.md).
+ONE_DECK = 5_000_000
+TWO_DECKS = 1_000_000
+
+# (name, game, options, node limit, published figure)
+# A published figure is (percent, half-width of its 95% interval or None for
+# a rounded figure, source, note).
+VARIANTS = [
+    ("canfield-any", "canfield", "--group-moves any", ONE_DECK,
+     (71.245, 0.031, "Blake & Gent (Solvitaire), 10^7 deals",
+      "any group moves, spaces from the reserve then any card")),
+    ("canfield", "canfield", "", ONE_DECK, None),
+    ("canfield-pile", "canfield", "--group-moves pile --empty reserve-then-waste", ONE_DECK,
+     (67.562, 0.034, "Blake & Gent (Solvitaire), whole-pile Canfield",
+      "Solvitaire's preset: only whole piles move between piles; spaces from the reserve, then the waste")),
+    ("easthaven-published", "easthaven", "--worrying-back yes --deal-when-empty yes", ONE_DECK,
+     (82.844, 0.100, "Blake & Gent (Solvitaire), 2x10^6 deals",
+      "worrying back allowed, dealing allowed with empty piles")),
+    ("easthaven", "easthaven", "", ONE_DECK, None),
+    ("storehouse-pysolfc", "storehouse", "--rules pysolfc", ONE_DECK,
+     (44.0, None, "Wolter (politaire.com), 10^6 deals",
+      "draw 1, 2 redeals; the figure is given rounded to 1%")),
+    ("storehouse", "storehouse", "", ONE_DECK, None),
+    ("rainbow", "rainbow", "", ONE_DECK, None),
+    ("rainbow-pysolfc", "rainbow", "--rules pysolfc", ONE_DECK, None),
+    ("selective-canfield", "selective-canfield", "", ONE_DECK, None),
+    ("chameleon", "chameleon", "", ONE_DECK, None),
+    ("chameleon-pysolfc", "chameleon", "--rules pysolfc", ONE_DECK, None),
+    ("superior-canfield", "superior-canfield", "", ONE_DECK, None),
+    ("double-canfield", "double-canfield", "", TWO_DECKS, None),
+    ("variegated-canfield", "variegated-canfield", "", TWO_DECKS, None),
+    ("american-toad", "american-toad", "", TWO_DECKS, None),
+    ("double-easthaven", "double-easthaven", "", TWO_DECKS, None),
+]
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, check=True, **kw)
+
+
+def commit():
+    r = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT,
+                       capture_output=True, text=True)
+    return r.stdout.strip() or "unknown"
+
+
+def solve(v, seeds, jobs, memory, out):
+    name, game, opts, nodes, _ = v
+    report = os.path.join(out, name + ".csv")
+    # Which versions of demon solved this report's deals.
+    versions = os.path.join(out, name + ".versions")
+    seen = open(versions).read().split() if os.path.exists(versions) else []
+    if commit() not in seen:
+        with open(versions, "a") as f:
+            f.write(commit() + "\n")
+    cmd = [DEMON, "batch", game, *opts.split(), "--seeds", f"1..{seeds}",
+           "--max-nodes", str(nodes), "--jobs", str(jobs), "--max-memory", memory,
+           "--csv", report]
+    if os.path.exists(report):
+        cmd.append("--resume")
+    print("$", " ".join(cmd[1:]), flush=True)
+    r = subprocess.run(cmd, cwd=ROOT)
+    if r.returncode == 130:
+        sys.exit("interrupted: run the script again to continue")
+    if r.returncode != 0:
+        sys.exit(f"demon batch failed for {name} (exit {r.returncode})")
+
+
+def summary(path):
+    r = subprocess.run([DEMON, "merge", path, "--format", "json"],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        print(f"skipping {path}: {r.stderr.strip()}", file=sys.stderr)
+        return None
+    return json.loads(r.stdout)
+
+
+def pct(x):
+    return f"{100 * x:.2f}%"
+
+
+def agreement(s, pub):
+    """Whether our interval for all deals (unknowns either way) meets the
+    published one."""
+    value, half, _, _ = pub
+    lo, hi = (value - half, value + half) if half is not None else (value - 0.5, value + 0.5)
+    olo, ohi = (100 * x for x in s["all_deals_ci95"])
+    return "yes" if olo <= hi and lo <= ohi else "no"
+
+
+def table(out, seeds):
+    rows = []
+    for v in VARIANTS:
+        name, game, opts, nodes, pub = v
+        path = os.path.join(out, name + ".csv")
+        if not os.path.exists(path):
+            continue
+        s = summary(path)
+        if s is None:
+            continue
+        rows.append((v, s))
+    version = commit()
+    demon_version = subprocess.run([DEMON, "--version"], capture_output=True, text=True).stdout.strip()
+    cpu = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    csv_lines = ["variant,game,options,rules,seeds,deals,won,lost,unknown,win_rate,ci95_low,ci95_high,"
+                 "all_deals_ci95_low,all_deals_ci95_high,node_limit,mean_seconds,p99_seconds,max_seconds,"
+                 "published,published_half_width,published_source,agrees"]
+    md = [
+        "# Winnability of the Canfield family",
+        "",
+        f"Generated {now} by `python3 scripts/winnability_table.py --seeds {seeds}` "
+        f"({demon_version}, table written at commit {version}) on {cpu}, {os.cpu_count()} cores, {platform.system()} "
+        f"{platform.release()}. Deals are demon's seeds 1 to N of each variant; the raw reports "
+        "are the CSV files beside this one (`demon merge FILE` summarises one).",
+        "",
+        "Win rate: of the decided deals, with its 95% Wilson interval. All deals: the 95% interval "
+        "for the win rate of all deals whatever the unknown ones turn out to be (from its lower end "
+        "with every unknown lost to its upper end with every unknown won). A deal is unknown when "
+        "the node limit stopped its search: node limits (not time) keep every verdict reproducible.",
+        "",
+        "| variant | rule options | deals | won | lost | unknown | win rate (95% CI) | all deals (95% CI) | node limit | mean s | max s | published | agrees |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    solved_by = {}
+    for (name, game, opts, nodes, pub), s in rows:
+        wr = s["win_rate"]
+        ci = s["win_rate_ci95"]
+        al = s["all_deals_ci95"]
+        rate = f"{pct(wr)} ({pct(ci[0])}–{pct(ci[1])})" if wr is not None else "–"
+        alls = f"{pct(al[0])}–{pct(al[1])}"
+        if pub:
+            p = f"{pub[0]:.3f}% ± {pub[1]:.3f}%" if pub[1] is not None else f"{pub[0]:.0f}%"
+            p += f" ({pub[2]})"
+            agree = agreement(s, pub)
+        else:
+            p, agree = "–", "–"
+        partial = "" if s["deals"] >= seeds else f" (of {seeds})"
+        vf = os.path.join(out, name + ".versions")
+        solved_by[name] = open(vf).read().split() if os.path.exists(vf) else []
+        md.append(f"| {name} | `{(game + ' ' + opts).strip()}` | {s['deals']}{partial} | {s['won']} | "
+                  f"{s['lost']} | {s['unknown']} | {rate} | {alls} | {nodes:,} | {s['seconds']['mean']:.3f} | "
+                  f"{s['seconds']['max']:.1f} | {p} | {agree} |")
+        csv_lines.append(",".join([
+            name, game, f'"{opts}"', f'"{s["rules"]}"', f"1..{seeds}", str(s["deals"]), str(s["won"]),
+            str(s["lost"]), str(s["unknown"]),
+            "" if wr is None else f"{wr:.6f}", "" if ci is None else f"{ci[0]:.6f}",
+            "" if ci is None else f"{ci[1]:.6f}", f"{al[0]:.6f}", f"{al[1]:.6f}", str(nodes),
+            f"{s['seconds']['mean']:.4f}", f"{s['seconds']['p99']:.4f}", f"{s['seconds']['max']:.4f}",
+            "" if not pub else f"{pub[0]}", "" if not pub or pub[1] is None else f"{pub[1]}",
+            "" if not pub else f'"{pub[2]}"', "" if not pub else agree,
+        ]))
+    md += ["", "Published figures and their rules:", ""]
+    for (name, _, _, _, pub), _ in rows:
+        if pub:
+            md.append(f"- {name}: {pub[2]}; {pub[3]}.")
+    md += ["", "Versions of demon that solved each report: " +
+           "; ".join(f"{n}: {', '.join(v) or 'not recorded'}" for n, v in solved_by.items()) + "."]
+    with open(os.path.join(out, "table.md"), "w") as f:
+        f.write("\n".join(md) + "\n")
+    with open(os.path.join(out, "table.csv"), "w") as f:
+        f.write("\n".join(csv_lines) + "\n")
+    print("\n".join(md))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seeds", type=int, default=10_000, help="seeds 1..N of every variant (default 10000)")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count(), help="deals at once (default: one per core)")
+    ap.add_argument("--max-memory", default="8G", help="memory of the whole run (default 8G)")
+    ap.add_argument("--only", help="comma-separated variant names")
+    ap.add_argument("--table-only", action="store_true", help="do not solve; rebuild the table from the reports")
+    ap.add_argument("--out", default=os.path.join(ROOT, "results", "winnability"))
+    a = ap.parse_args()
+    names = [v[0] for v in VARIANTS]
+    only = a.only.split(",") if a.only else names
+    for n in only:
+        if n not in names:
+            sys.exit(f"unknown variant '{n}' (known: {', '.join(names)})")
+    os.makedirs(a.out, exist_ok=True)
+    if not a.table_only:
+        run(["cargo", "build", "--release", "--locked", "-q", "-p", "demon-cli"], cwd=ROOT)
+        os.makedirs(os.path.dirname(DEMON), exist_ok=True)
+        shutil.copy2(os.path.join(ROOT, "target", "release", "demon"), DEMON + ".new")
+        os.replace(DEMON + ".new", DEMON)
+        for v in VARIANTS:
+            if v[0] in only:
+                solve(v, a.seeds, a.jobs, a.max_memory, a.out)
+    table(a.out, a.seeds)
+
+
+if __name__ == "__main__":
+    main()

@@ -101,19 +101,37 @@ fn progress(total: u64) -> ProgressBar {
     let pb = ProgressBar::new(total);
     pb.set_style(
         ProgressStyle::with_template(
-            "{elapsed_precise} {bar:30} {pos}/{len} deals, {per_sec}, {msg}, {eta} left",
+            "{elapsed_precise} {bar:30} {pos}/{len} deals, {rate}, {msg}, {eta} left",
         )
         .expect("valid template")
+        .with_key(
+            "rate",
+            |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.1} deals/s", s.per_sec());
+            },
+        )
         .progress_chars("=> "),
     );
     pb.enable_steady_tick(Duration::from_millis(500));
     pb
 }
 
-fn running_rate(rows: &[Row]) -> String {
-    let won = rows.iter().filter(|r| r.verdict == Verdict::Won).count();
-    let lost = rows.iter().filter(|r| r.verdict == Verdict::Lost).count();
-    let unknown = rows.len() - won - lost;
+/// Verdicts so far, for the progress bar: won, lost, unknown.
+#[derive(Default)]
+struct Tally([u64; 3]);
+
+impl Tally {
+    fn add(&mut self, v: Verdict) {
+        self.0[match v {
+            Verdict::Won => 0,
+            Verdict::Lost => 1,
+            Verdict::Unknown => 2,
+        }] += 1;
+    }
+}
+
+fn running_rate(t: &Tally) -> String {
+    let [won, lost, unknown] = t.0;
     if won + lost == 0 {
         return "no deal decided yet".into();
     }
@@ -146,14 +164,17 @@ fn drive(
     }
     run::spawn(Arc::new(job), todo, threads, stop.clone(), tx)
         .context("cannot start the worker threads")?;
-    let mut finished: Vec<Row> = sink.rows();
+    let mut tally = Tally::default();
+    for r in sink.rows() {
+        tally.add(r.verdict);
+    }
     let end = loop {
         match rx.recv() {
             Ok(Event::Done(Ok(row))) => {
-                finished.push(row.clone());
+                tally.add(row.verdict);
                 sink.push(row)?;
                 pb.inc(1);
-                pb.set_message(running_rate(&finished));
+                pb.set_message(running_rate(&tally));
             }
             Ok(Event::Done(Err(e))) => {
                 stop.store(true, Ordering::SeqCst);

@@ -48,6 +48,13 @@ fn io_err(path: &Path) -> impl FnOnce(io::Error) -> ReportError + '_ {
     }
 }
 
+/// The file beside a report that records the limits of its run.
+pub fn settings_path(path: &Path) -> PathBuf {
+    let mut s = path.as_os_str().to_os_string();
+    s.push(".run");
+    PathBuf::from(s)
+}
+
 /// The side file of a report.
 pub fn pending_path(path: &Path) -> PathBuf {
     let mut s = path.as_os_str().to_os_string();
@@ -163,11 +170,16 @@ impl Sink {
     /// `resume`), or the one being resumed, checked to be a run of this
     /// game and rules over a prefix of these seeds. Returns the sink and
     /// the seeds still to solve, in order.
+    ///
+    /// `settings` (the limits that decide which deals end unknown) are kept
+    /// in `FILE.run`; a resume with other settings is refused, since its
+    /// report would mix two kinds of unknown.
     pub fn open(
         path: Option<&Path>,
         resume: bool,
         game: &str,
         rules: &str,
+        settings: &str,
         order: Vec<u64>,
     ) -> Result<(Sink, Vec<u64>), ReportError> {
         let mut sink = Sink {
@@ -185,6 +197,20 @@ impl Sink {
         let exists = path.exists();
         if exists && !resume {
             return Err(ReportError::Exists(path.to_path_buf()));
+        }
+        let run_path = settings_path(path);
+        if exists && run_path.exists() {
+            let was = fs::read_to_string(&run_path).map_err(io_err(&run_path))?;
+            if was.trim() != settings {
+                return Err(ReportError::Bad {
+                    path: run_path,
+                    line: 1,
+                    msg: format!(
+                        "the report was run with other limits; resume it with the same ones:\n  report: {}\n  run:    {settings}",
+                        was.trim()
+                    ),
+                });
+            }
         }
         let mut early: Vec<Row> = Vec::new();
         let csv_file = if exists {
@@ -253,6 +279,7 @@ impl Sink {
             f.flush().map_err(io_err(path))?;
             f
         };
+        fs::write(&run_path, format!("{settings}\n")).map_err(io_err(&run_path))?;
         // The side file starts again with the rows it still needs to hold,
         // written beside it and renamed over it, so no row is ever only in
         // memory.
@@ -484,6 +511,7 @@ mod tests {
             resume,
             "canfield",
             "decks=1 ranks=13",
+            "max-nodes=9",
             order.to_vec(),
         )
     }
@@ -569,6 +597,7 @@ mod tests {
             true,
             "storehouse",
             "decks=1 ranks=13",
+            "max-nodes=9",
             vec![1, 2, 3],
         )
         .err()
@@ -579,11 +608,33 @@ mod tests {
                 && e.contains("report is of canfield, and this run is of storehouse"),
             "{e}"
         );
-        let e = Sink::open(Some(&path), true, "canfield", "decks=2", vec![1, 2, 3])
-            .err()
-            .unwrap()
-            .to_string();
+        let e = Sink::open(
+            Some(&path),
+            true,
+            "canfield",
+            "decks=2",
+            "max-nodes=9",
+            vec![1, 2, 3],
+        )
+        .err()
+        .unwrap()
+        .to_string();
         assert!(e.contains("rules differ"), "{e}");
+        let e = Sink::open(
+            Some(&path),
+            true,
+            "canfield",
+            "decks=1 ranks=13",
+            "max-nodes=8",
+            vec![1, 2, 3],
+        )
+        .err()
+        .unwrap()
+        .to_string();
+        assert!(
+            e.contains("other limits") && e.contains("report: max-nodes=9"),
+            "{e}"
+        );
         let e = open(&path, true, &[2, 3, 4]).err().unwrap().to_string();
         assert!(e.contains("seed 1 is not one of this run's seeds"), "{e}");
         let e = open(&path, true, &[1, 3, 2]).err().unwrap().to_string();

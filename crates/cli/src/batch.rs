@@ -88,6 +88,24 @@ impl RunArgs<'_> {
     }
 }
 
+/// The limits that decide which deals end unknown, as a resumed report
+/// must share them (memory is left out: it changes with --jobs, and a deal
+/// stopped by memory says so in its row).
+fn settings(job: &Job) -> String {
+    let l = &job.limits;
+    format!(
+        "max-nodes={} timeout={} tableau-classes={}",
+        l.max_nodes.map_or("none".into(), |n| n.to_string()),
+        l.timeout
+            .map_or("none".into(), |t| format!("{}s", t.as_secs_f64())),
+        if job.options.tableau_classes {
+            "on"
+        } else {
+            "off"
+        }
+    )
+}
+
 /// Why a run's loop ended.
 enum End {
     Complete,
@@ -226,7 +244,14 @@ pub fn batch(
     let job = run.job(game, threads)?;
     let order: Vec<u64> = seeds::seeds(run.range, run.shard).collect();
     let signature = job.rules.signature();
-    let (mut sink, todo) = Sink::open(csv, resume, game.game.name(), &signature, order)?;
+    let (mut sink, todo) = Sink::open(
+        csv,
+        resume,
+        game.game.name(),
+        &signature,
+        &settings(&job),
+        order,
+    )?;
     let done = sink.rows().len();
     eprintln!(
         "{}: {}, {threads} job{}, {} per deal{}{}",
@@ -348,6 +373,7 @@ pub fn compare(
             resume,
             v.game.game.name(),
             &job.rules.signature(),
+            &settings(&job),
             order.clone(),
         )
         .with_context(|| format!("variant '{}'", v.name))?;

@@ -1,14 +1,17 @@
 //! CSV reports that survive interruption.
 //!
-//! A report holds one row per deal in the run's seed order, each flushed
-//! to disk as soon as it can be placed. Deals finish out of order (a hard
+//! A report holds one row per deal in the run's seed order, each written
+//! out as soon as it can be placed. Deals finish out of order (a hard
 //! one can run for minutes while hundreds of easy ones after it finish), so
 //! a finished row that cannot be placed yet goes at once to a side file,
-//! `FILE.pending`. A run stopped at any moment (Ctrl-C, a kill, a power
-//! cut) has every finished deal either in the report or in the side file;
+//! `FILE.pending`. A run stopped at any moment (Ctrl-C, a kill, even in
+//! the middle of a write) has every finished deal either in the report or in the side file;
 //! `--resume` reads both, solves only the rest, and ends with the report an
 //! uninterrupted run would have written. The side file is removed when the
-//! report is complete.
+//! report is complete. The limits of the run are kept in `FILE.run`, and
+//! the report is locked while a run writes it. (Rows are flushed to the
+//! operating system, not synced to the disk: a kill loses nothing, a power
+//! cut may lose the last rows written.)
 
 use std::collections::{HashMap, HashSet};
 use std::fs::{self, File, OpenOptions};
@@ -65,14 +68,39 @@ pub fn pending_path(path: &Path) -> PathBuf {
 /// A row and its line in the file.
 pub type Numbered = (u64, Row);
 
-/// Reads the rows of a report, in file order, with the line of each. A
-/// last line cut short (no newline: the run was stopped while writing it)
-/// is an error unless `allow_torn`; then it is dropped and the length of
-/// the complete part is returned, to cut the file back to.
-pub fn read(path: &Path, allow_torn: bool) -> Result<(Vec<Numbered>, Option<u64>), ReportError> {
+/// What a report file holds.
+pub struct Contents {
+    /// Its rows, in file order, with the line of each.
+    pub rows: Vec<Numbered>,
+    /// Bytes of it that are whole lines of a report: the file is cut back
+    /// to this before a resumed run appends (0 when it holds no header).
+    pub keep: u64,
+    /// Whether it starts with the header.
+    pub header: bool,
+}
+
+/// Reads a report. A last line cut short (no newline: the run was stopped
+/// while writing it) is an error unless `allow_torn`; then it is left out
+/// of `keep`. A file that is empty, blank or a cut-short header reads as a
+/// report with no rows and no header; anything else that does not start
+/// with the header is not a report, and is an error.
+pub fn read(path: &Path, allow_torn: bool) -> Result<Contents, ReportError> {
     let bytes = fs::read(path).map_err(io_err(path))?;
+    let bad = |line: u64, msg: String| ReportError::Bad {
+        path: path.to_path_buf(),
+        line,
+        msg,
+    };
+    let not_report = || {
+        bad(
+            1,
+            format!(
+                "not a demon report: the header should be {}",
+                HEADER.join(",")
+            ),
+        )
+    };
     let mut keep = bytes.len();
-    let mut torn = None;
     if !bytes.is_empty() && !bytes.ends_with(b"\n") {
         if !allow_torn {
             return Err(ReportError::Torn {
@@ -80,32 +108,30 @@ pub fn read(path: &Path, allow_torn: bool) -> Result<(Vec<Numbered>, Option<u64>
             });
         }
         keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        torn = Some(keep as u64);
     }
-    let bad = |line: u64, msg: String| ReportError::Bad {
-        path: path.to_path_buf(),
-        line,
-        msg,
-    };
+    let head = HEADER.join(",");
+    if bytes[..keep].iter().all(u8::is_ascii_whitespace) {
+        // No whole line but blanks: at most the start of a header.
+        let rest = String::from_utf8_lossy(&bytes[keep..]);
+        let rest = rest.trim();
+        if !head.starts_with(rest) {
+            return Err(not_report());
+        }
+        return Ok(Contents {
+            rows: Vec::new(),
+            keep: 0,
+            header: false,
+        });
+    }
     let mut rd = csv::ReaderBuilder::new()
         .has_headers(false)
         .from_reader(&bytes[..keep]);
     let mut rows = Vec::new();
     let mut records = rd.records();
     match records.next() {
-        None => return Ok((rows, torn)), // empty (or only a torn header)
+        Some(Ok(h)) if h.iter().eq(HEADER) && h.position().map(|p| p.line()) == Some(1) => {}
         Some(Err(e)) => return Err(bad(1, e.to_string())),
-        Some(Ok(h)) => {
-            if h.iter().ne(HEADER) {
-                return Err(bad(
-                    1,
-                    format!(
-                        "not a demon report: the header should be {}",
-                        HEADER.join(",")
-                    ),
-                ));
-            }
-        }
+        _ => return Err(not_report()),
     }
     let header = csv::StringRecord::from(HEADER.to_vec());
     for rec in records {
@@ -116,7 +142,11 @@ pub fn read(path: &Path, allow_torn: bool) -> Result<(Vec<Numbered>, Option<u64>
             .map_err(|e| bad(line, format!("not a valid row: {e}")))?;
         rows.push((line, row));
     }
-    Ok((rows, torn))
+    Ok(Contents {
+        rows,
+        keep: keep as u64,
+        header: true,
+    })
 }
 
 /// Checks that a row belongs to the run of `game` under `rules`.
@@ -194,14 +224,63 @@ impl Sink {
             return Ok((sink, todo));
         };
         let pending_path = pending_path(path);
-        let exists = path.exists();
-        if exists && !resume {
-            return Err(ReportError::Exists(path.to_path_buf()));
-        }
         let run_path = settings_path(path);
-        if exists && run_path.exists() {
-            let was = fs::read_to_string(&run_path).map_err(io_err(&run_path))?;
-            if was.trim() != settings {
+        // The report itself is the run's lock, held until the run ends: a
+        // second run on the same report is refused before it reads it.
+        let mut file = match OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(!resume)
+            .create(resume)
+            .truncate(false)
+            .open(path)
+        {
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                return Err(ReportError::Exists(path.to_path_buf()))
+            }
+            r => r.map_err(io_err(path))?,
+        };
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(fs::TryLockError::WouldBlock) => {
+                return Err(ReportError::Bad {
+                    path: path.to_path_buf(),
+                    line: 0,
+                    msg: "in use by another demon run (wait for it to end, or choose another file)"
+                        .into(),
+                })
+            }
+            Err(fs::TryLockError::Error(e)) => return Err(io_err(path)(e)),
+        }
+
+        // Check everything before changing anything.
+        let contents = read(path, true)?;
+        let position: HashMap<u64, usize> = sink
+            .order
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| (s, i))
+            .collect();
+        for (i, (line, row)) in contents.rows.iter().enumerate() {
+            check_run(path, *line, row, game, rules)?;
+            if sink.order.get(i) != Some(&row.seed) {
+                let msg = match position.get(&row.seed) {
+                    None => format!("seed {} is not one of this run's seeds", row.seed),
+                    Some(_) => format!(
+                        "seed {} is out of this run's order (the report must be a start of the run's seeds, in order; was it run with other --seeds or --shard?)",
+                        row.seed
+                    ),
+                };
+                return Err(ReportError::Bad {
+                    path: path.to_path_buf(),
+                    line: *line,
+                    msg,
+                });
+            }
+        }
+        match fs::read_to_string(&run_path) {
+            Ok(was) if was.trim() == settings => {}
+            Ok(was) => {
                 return Err(ReportError::Bad {
                     path: run_path,
                     line: 1,
@@ -209,106 +288,78 @@ impl Sink {
                         "the report was run with other limits; resume it with the same ones:\n  report: {}\n  run:    {settings}",
                         was.trim()
                     ),
-                });
+                })
             }
+            Err(e) if e.kind() == io::ErrorKind::NotFound && contents.rows.is_empty() => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Err(ReportError::Bad {
+                    path: path.to_path_buf(),
+                    line: 0,
+                    msg: format!(
+                        "has rows but no {} recording its limits, so this run cannot tell whether it would mix two kinds of unknown; start a new report",
+                        run_path.display()
+                    ),
+                })
+            }
+            Err(e) => return Err(io_err(&run_path)(e)),
         }
         let mut early: Vec<Row> = Vec::new();
-        let csv_file = if exists {
-            let (rows, torn) = read(path, true)?;
-            let position: HashMap<u64, usize> = sink
-                .order
-                .iter()
-                .enumerate()
-                .map(|(i, &s)| (s, i))
-                .collect();
-            for (i, (line, row)) in rows.iter().enumerate() {
-                check_run(path, *line, row, game, rules)?;
-                if sink.order.get(i) != Some(&row.seed) {
-                    let msg = match position.get(&row.seed) {
-                        None => format!("seed {} is not one of this run's seeds", row.seed),
-                        Some(_) => format!(
-                            "seed {} is out of this run's order (the report must be a start of the run's seeds, in order; was it run with other --seeds or --shard?)",
-                            row.seed
-                        ),
-                    };
+        if pending_path.exists() {
+            let placed: HashSet<u64> = contents.rows.iter().map(|(_, r)| r.seed).collect();
+            for (line, row) in read(&pending_path, true)?.rows {
+                check_run(&pending_path, line, &row, game, rules)?;
+                if !position.contains_key(&row.seed) {
                     return Err(ReportError::Bad {
-                        path: path.to_path_buf(),
-                        line: *line,
-                        msg,
+                        path: pending_path.clone(),
+                        line,
+                        msg: format!("seed {} is not one of this run's seeds", row.seed),
                     });
                 }
-            }
-            sink.next = rows.len();
-            sink.rows = rows.into_iter().map(|(_, r)| r).collect();
-            let mut f = OpenOptions::new()
-                .read(true)
-                .write(true)
-                .open(path)
-                .map_err(io_err(path))?;
-            if let Some(len) = torn {
-                f.set_len(len).map_err(io_err(path))?;
-            }
-            if f.metadata().map_err(io_err(path))?.len() == 0 {
-                // Not even the header survived.
-                writeln!(f, "{}", HEADER.join(",")).map_err(io_err(path))?;
-            }
-            use std::io::Seek;
-            f.seek(io::SeekFrom::End(0)).map_err(io_err(path))?;
-            if pending_path.exists() {
-                let (rows, _) = read(&pending_path, true)?;
-                let placed: HashSet<u64> = sink.rows.iter().map(|r| r.seed).collect();
-                let wanted: HashSet<u64> = sink.order.iter().copied().collect();
-                for (line, row) in rows {
-                    check_run(&pending_path, line, &row, game, rules)?;
-                    if !wanted.contains(&row.seed) {
-                        return Err(ReportError::Bad {
-                            path: pending_path.clone(),
-                            line,
-                            msg: format!("seed {} is not one of this run's seeds", row.seed),
-                        });
-                    }
-                    if !placed.contains(&row.seed) {
-                        early.push(row);
-                    }
+                if !placed.contains(&row.seed) && !early.iter().any(|r| r.seed == row.seed) {
+                    early.push(row);
                 }
             }
-            f
-        } else {
-            let mut f = File::create(path).map_err(io_err(path))?;
-            writeln!(f, "{}", HEADER.join(",")).map_err(io_err(path))?;
-            f.flush().map_err(io_err(path))?;
-            f
-        };
-        fs::write(&run_path, format!("{settings}\n")).map_err(io_err(&run_path))?;
-        // The side file starts again with the rows it still needs to hold,
-        // written beside it and renamed over it, so no row is ever only in
-        // memory.
-        let tmp = {
-            let mut s = pending_path.as_os_str().to_os_string();
-            s.push(".tmp");
-            PathBuf::from(s)
-        };
-        let mut pending = csv::WriterBuilder::new()
-            .has_headers(false)
-            .from_writer(File::create(&tmp).map_err(io_err(&tmp))?);
-        pending
-            .write_record(HEADER)
-            .and_then(|_| {
-                for r in &early {
-                    pending.write_record(r.record())?;
-                }
-                pending.flush()?;
-                Ok(())
-            })
-            .map_err(|e| io_err(&tmp)(e.into()))?;
-        fs::rename(&tmp, &pending_path).map_err(io_err(&pending_path))?;
+        }
+
+        // Now repair and extend: the limits first (written beside and
+        // renamed over, so never half there), then the report's cut-short
+        // tail, its header, and the side file.
+        if !run_path.exists() {
+            write_atomically(&run_path, |f| writeln!(f, "{settings}"))?;
+        }
+        if contents.keep < file.metadata().map_err(io_err(path))?.len() {
+            file.set_len(contents.keep).map_err(io_err(path))?;
+        }
+        use std::io::Seek;
+        file.seek(io::SeekFrom::End(0)).map_err(io_err(path))?;
+        if !contents.header {
+            writeln!(file, "{}", HEADER.join(",")).map_err(io_err(path))?;
+            file.flush().map_err(io_err(path))?;
+        }
+        sink.next = contents.rows.len();
+        sink.rows = contents.rows.into_iter().map(|(_, r)| r).collect();
+        // The side file starts again with the rows it still needs to hold.
+        write_atomically(&pending_path, |f| {
+            let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(f);
+            w.write_record(HEADER)?;
+            for r in &early {
+                w.write_record(r.record())?;
+            }
+            w.flush()
+        })?;
+        let pending = OpenOptions::new()
+            .append(true)
+            .open(&pending_path)
+            .map_err(io_err(&pending_path))?;
         sink.out = Some(Out {
             path: path.to_path_buf(),
             csv: csv::WriterBuilder::new()
                 .has_headers(false)
-                .from_writer(csv_file),
+                .from_writer(file),
             pending_path,
-            pending,
+            pending: csv::WriterBuilder::new()
+                .has_headers(false)
+                .from_writer(pending),
         });
         for r in early {
             sink.early.insert(r.seed, r);
@@ -388,6 +439,20 @@ impl Sink {
     }
 }
 
+/// Writes `path` whole or not at all: into a file beside it, renamed over it.
+fn write_atomically(
+    path: &Path,
+    fill: impl FnOnce(&mut File) -> io::Result<()>,
+) -> Result<(), ReportError> {
+    let mut tmp = path.as_os_str().to_os_string();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    let mut f = File::create(&tmp).map_err(io_err(&tmp))?;
+    fill(&mut f).map_err(io_err(&tmp))?;
+    drop(f);
+    fs::rename(&tmp, path).map_err(io_err(path))
+}
+
 /// The rows of several reports of one game and rule set, in seed order.
 pub struct Merged {
     pub rows: Vec<Row>,
@@ -400,15 +465,26 @@ pub struct Merged {
 pub fn merge(paths: &[PathBuf]) -> Result<Merged, ReportError> {
     let mut rows: Vec<(PathBuf, u64, Row)> = Vec::new();
     for p in paths {
-        let (rs, _) = read(p, false)?;
-        if rs.is_empty() {
+        let pending = pending_path(p);
+        if read(&pending, true).is_ok_and(|c| !c.rows.is_empty()) {
+            return Err(ReportError::Bad {
+                path: p.clone(),
+                line: 0,
+                msg: format!(
+                    "finished rows still wait in {} (an interrupted run: continue it with --resume first)",
+                    pending.display()
+                ),
+            });
+        }
+        let contents = read(p, false)?;
+        if !contents.header {
             return Err(ReportError::Bad {
                 path: p.clone(),
                 line: 1,
-                msg: "the report has no rows".into(),
+                msg: "not a demon report (empty)".into(),
             });
         }
-        for (line, r) in rs {
+        for (line, r) in contents.rows {
             if let Some((p0, l0, r0)) = rows.first() {
                 if r.game != r0.game || r.rules != r0.rules {
                     return Err(ReportError::Bad {
@@ -427,6 +503,13 @@ pub fn merge(paths: &[PathBuf]) -> Result<Merged, ReportError> {
             }
             rows.push((p.clone(), line, r));
         }
+    }
+    if rows.is_empty() {
+        return Err(ReportError::Bad {
+            path: paths.first().cloned().unwrap_or_default(),
+            line: 0,
+            msg: "no rows in any of the reports".into(),
+        });
     }
     rows.sort_by_key(|(_, _, r)| r.seed);
     for w in rows.windows(2) {
@@ -491,7 +574,7 @@ mod tests {
             game: "canfield".into(),
             rules: "decks=1 ranks=13".into(),
             seed,
-            verdict: if seed % 3 == 0 {
+            verdict: if seed.is_multiple_of(3) {
                 Verdict::Lost
             } else {
                 Verdict::Won
@@ -539,7 +622,7 @@ mod tests {
             s.push(row(seed)).unwrap();
         }
         drop(s); // stopped: no finish
-        let (rows, _) = read(&part, false).unwrap();
+        let rows = read(&part, false).unwrap().rows;
         assert_eq!(
             rows.iter().map(|(_, r)| r.seed).collect::<Vec<_>>(),
             [10, 11, 12]
@@ -558,6 +641,9 @@ mod tests {
         assert_eq!(fs::read(&part).unwrap(), before);
 
         let (mut s, todo) = open(&part, true, &order).unwrap();
+        // The report is locked while a run writes it.
+        let e = open(&part, true, &order).err().unwrap().to_string();
+        assert!(e.contains("in use by another demon run"), "{e}");
         let left: Vec<u64> = order
             .iter()
             .copied()
@@ -569,7 +655,7 @@ mod tests {
         s.push(row(20)).unwrap();
         s.push(row(13)).unwrap();
         drop(s);
-        let (rows, _) = read(&part, false).unwrap();
+        let rows = read(&part, false).unwrap().rows;
         assert_eq!(rows.len(), 6);
         let (mut s, todo) = open(&part, true, &order).unwrap();
         assert_eq!(todo.len(), 20 - 8);
@@ -647,12 +733,35 @@ mod tests {
         // A longer range continues the same report.
         let (_, todo) = open(&path, true, &[1, 2, 3, 4, 5, 6]).unwrap();
         assert_eq!(todo, [3, 4, 5, 6]);
-        // Not a report at all.
-        let other = dir.path().join("other.csv");
-        fs::write(&other, "a,b,c\n1,2,3\n").unwrap();
-        let e = open(&other, true, &[1]).err().unwrap().to_string();
-        assert!(e.contains("line 1: not a demon report"), "{e}");
-        assert_eq!(fs::read(&other).unwrap(), b"a,b,c\n1,2,3\n");
+        // Not a report at all, even without a newline: left alone.
+        for text in ["a,b,c\n1,2,3\n", "{\"json\": 1}", "\ngame,rules\n"] {
+            let other = dir.path().join("other.csv");
+            fs::write(&other, text).unwrap();
+            let e = open(&other, true, &[1]).err().unwrap().to_string();
+            assert!(e.contains("line 1: not a demon report"), "{text:?}: {e}");
+            assert_eq!(fs::read(&other).unwrap(), text.as_bytes());
+        }
+        // Empty, blank, or a header cut short: started afresh.
+        for text in ["", "\n", "game,rules,se"] {
+            let p = dir.path().join("blank.csv");
+            fs::write(&p, text).unwrap();
+            let _ = fs::remove_file(settings_path(&p));
+            let (mut s, todo) = open(&p, true, &[1, 2]).unwrap();
+            assert_eq!(todo, [1, 2]);
+            s.push(row(1)).unwrap();
+            drop(s);
+            let c = read(&p, false).unwrap();
+            assert!(c.header && c.rows.len() == 1, "{text:?}");
+        }
+        // Rows but no record of the limits: refused, nothing changed.
+        fs::remove_file(settings_path(&path)).unwrap();
+        let before = fs::read(&path).unwrap();
+        let e = open(&path, true, &[1, 2, 3]).err().unwrap().to_string();
+        assert!(
+            e.contains("no ") && e.contains(".run recording its limits"),
+            "{e}"
+        );
+        assert_eq!(fs::read(&path).unwrap(), before);
     }
 
     #[test]
@@ -680,6 +789,15 @@ mod tests {
             e.contains("seed 8 is also in") && e.contains("overlap"),
             "{e}"
         );
+        // An interrupted run's report is not merged before it is resumed.
+        let (mut s, _) = open(&dir.path().join("half.csv"), false, &[1, 2, 3]).unwrap();
+        s.push(row(2)).unwrap();
+        drop(s);
+        let e = merge(&[dir.path().join("half.csv")])
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("wait in") && e.contains("--resume"), "{e}");
         let mut other = row(20);
         other.game = "storehouse".into();
         let o = dir.path().join("o.csv");

@@ -46,7 +46,21 @@ pub fn spawn(
                         if stop.load(Ordering::Relaxed) {
                             return;
                         }
-                        let _ = tx.send(Event::Done(job.solve(seed)));
+                        // A panic in the solver is a failed deal, reported
+                        // like a failed check, not a lost worker (which
+                        // would leave the run waiting for it forever).
+                        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            job.solve(seed)
+                        }))
+                        .unwrap_or_else(|p| {
+                            let what = p
+                                .downcast_ref::<&str>()
+                                .map(|s| s.to_string())
+                                .or_else(|| p.downcast_ref::<String>().cloned())
+                                .unwrap_or_else(|| "no message".into());
+                            Err(format!("seed {seed}: the solver panicked: {what}"))
+                        });
+                        let _ = tx.send(Event::Done(r));
                     })
             });
             let _ = tx.send(Event::End);

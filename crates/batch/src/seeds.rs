@@ -100,15 +100,18 @@ pub fn seeds(range: SeedRange, shard: Shard) -> impl Iterator<Item = u64> + Clon
     })
 }
 
-/// How many seeds [`seeds`] gives.
-pub fn count(range: SeedRange, shard: Shard) -> u64 {
+/// How many seeds [`seeds`] gives (the whole seed space has 2^64).
+pub fn count(range: SeedRange, shard: Shard) -> u128 {
     let span = range.last - range.first; // seeds after the first
     if shard.index - 1 > span {
         0
     } else {
-        (span - (shard.index - 1)) / shard.count + 1
+        ((span - (shard.index - 1)) / shard.count) as u128 + 1
     }
 }
+
+/// The most seeds one run takes: its report's index is held in memory.
+pub const MAX_RUN: u128 = 100_000_000;
 
 #[cfg(test)]
 mod tests {
@@ -155,7 +158,7 @@ mod tests {
         assert_eq!(b, [4, 7, 10]);
         assert_eq!(c, [5, 8, 11]);
         for (s, v) in [("1/3", &a), ("2/3", &b), ("3/3", &c)] {
-            assert_eq!(count(r, s.parse().unwrap()) as usize, v.len());
+            assert_eq!(count(r, s.parse().unwrap()), v.len() as u128);
         }
         // More shards than seeds: some are empty.
         let one = SeedRange { first: 7, last: 7 };
@@ -168,6 +171,11 @@ mod tests {
         };
         assert_eq!(seeds(top, Shard::WHOLE).count(), 3);
         assert_eq!(count(top, Shard::WHOLE), 3);
+        let all = SeedRange {
+            first: 0,
+            last: u64::MAX,
+        };
+        assert_eq!(count(all, Shard::WHOLE), 1 << 64);
         for bad in ["0/3", "4/3", "1/0", "x/2", "2"] {
             assert!(bad.parse::<Shard>().is_err(), "{bad}");
         }

@@ -230,7 +230,10 @@ pub fn parse_size(s: &str) -> Result<usize, String> {
 
 fn parse_secs(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
-        Ok(v) if v > 0.0 && v.is_finite() => Ok(v),
+        Ok(v) if v > 0.0 && v <= 1e9 => Ok(v),
+        Ok(v) if v > 1e9 => Err(format!(
+            "{s} seconds is more than 30 years: leave --timeout out for no time limit"
+        )),
         _ => Err(format!("'{s}' is not a positive number of seconds")),
     }
 }

@@ -94,10 +94,11 @@ impl RunArgs<'_> {
 fn settings(job: &Job) -> String {
     let l = &job.limits;
     format!(
-        "max-nodes={} timeout={} tableau-classes={}",
+        "max-nodes={} timeout={} memory-per-deal={} tableau-classes={}",
         l.max_nodes.map_or("none".into(), |n| n.to_string()),
         l.timeout
             .map_or("none".into(), |t| format!("{}s", t.as_secs_f64())),
+        l.max_memory,
         if job.options.tableau_classes {
             "on"
         } else {
@@ -196,16 +197,19 @@ fn drive(
             }
             Ok(Event::Done(Err(e))) => {
                 stop.store(true, Ordering::SeqCst);
-                bail!("the solver failed its own check, so the run stops: {e}");
+                bail!("the solver failed on a deal, so the run stops (every deal finished before is saved): {e}");
             }
             Ok(Event::Interrupted) => break End::Interrupted,
-            Ok(Event::End) | Err(_) => {
-                break if stop.load(Ordering::SeqCst) {
-                    End::Interrupted
-                } else {
+            // Every deal handed out has finished: complete unless Ctrl-C
+            // kept some from starting.
+            Ok(Event::End) => {
+                break if sink.complete() {
                     End::Complete
+                } else {
+                    End::Interrupted
                 }
             }
+            Err(_) => bail!("the worker threads stopped without finishing the run"),
         }
     };
     if let Some(slot) = INTERRUPT.get() {
@@ -242,7 +246,7 @@ pub fn batch(
 ) -> Result<ExitCode> {
     let threads = run.threads()?;
     let job = run.job(game, threads)?;
-    let order: Vec<u64> = seeds::seeds(run.range, run.shard).collect();
+    let order = order(run)?;
     let signature = job.rules.signature();
     let (mut sink, todo) = Sink::open(
         csv,
@@ -273,23 +277,59 @@ pub fn batch(
     let end = drive(job, todo, threads, &mut sink, &pb)?;
     pb.finish_and_clear();
     let rows = sink.rows();
-    writeln!(out, "{} under rules: {signature}", game.game.title())?;
-    write!(out, "{}", Summary::of(&rows))?;
-    match end {
-        End::Complete => {
-            sink.finish()?;
-            Ok(ExitCode::SUCCESS)
-        }
-        End::Interrupted => {
-            writeln!(out, "interrupted: {} of {} deals done{}", rows.len(), seeds::count(run.range, run.shard),
-                match csv {
-                    Some(p) => format!("; every finished deal is saved: continue with the same command and --resume (report {})", p.display()),
-                    None => "; nothing was saved (no --csv)".into(),
-                })?;
-            out.flush()?;
-            Ok(ExitCode::from(EXIT_INTERRUPTED))
-        }
+    // The report is settled before anything is printed (a closed stdout
+    // must not leave it half done).
+    let complete = matches!(end, End::Complete) && sink.complete();
+    if complete {
+        sink.finish()?;
+    } else {
+        drop(sink);
     }
+    let text = format!(
+        "{} under rules: {signature}\n{}",
+        game.game.title(),
+        Summary::of(&rows)
+    );
+    if complete {
+        write!(out, "{text}")?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    // Interrupted: say so, and exit 130 even if stdout has gone.
+    let _ = writeln!(
+        out,
+        "{text}interrupted: {} of {} deals done{}",
+        rows.len(),
+        seeds::count(run.range, run.shard),
+        match csv {
+            Some(p) => format!(
+                "; every finished deal is saved: continue with the same command and --resume (report {})",
+                p.display()
+            ),
+            None => "; nothing was saved (no --csv)".into(),
+        }
+    );
+    let _ = out.flush();
+    Ok(ExitCode::from(EXIT_INTERRUPTED))
+}
+
+/// The seeds of a run, refusing runs too large to index.
+fn order(run: &RunArgs) -> Result<Vec<u64>> {
+    let n = seeds::count(run.range, run.shard);
+    if n > seeds::MAX_RUN {
+        bail!(
+            "--seeds {} has {n} deals; one run takes at most {}: split it with --shard or smaller ranges",
+            run.range,
+            seeds::MAX_RUN
+        );
+    }
+    if n == 0 {
+        bail!(
+            "--seeds {} --shard {} has no deals (more shards than seeds)",
+            run.range,
+            run.shard
+        );
+    }
+    Ok(seeds::seeds(run.range, run.shard).collect())
 }
 
 /// A rule variant of `demon compare`: `NAME: options`.
@@ -363,7 +403,7 @@ pub fn compare(
         }
     }
     let threads = run.threads()?;
-    let order: Vec<u64> = seeds::seeds(run.range, run.shard).collect();
+    let order = order(run)?;
     let mut plans = Vec::new();
     for v in variants {
         let job = run.job(&v.game, threads)?;
@@ -408,18 +448,30 @@ pub fn compare(
         results.push((signature, rows));
     }
     pb.finish_and_clear();
-    write_comparison(out, variants, &results)?;
     if interrupted {
-        writeln!(
+        // Compare like with like: only the deals every variant finished.
+        let mut common: std::collections::HashSet<u64> =
+            results[0].1.iter().map(|r| r.seed).collect();
+        for (_, rows) in &results[1..] {
+            let have: std::collections::HashSet<u64> = rows.iter().map(|r| r.seed).collect();
+            common.retain(|s| have.contains(s));
+        }
+        for (_, rows) in &mut results {
+            rows.retain(|r| common.contains(&r.seed));
+        }
+        let _ = write_comparison(out, variants, &results);
+        let _ = writeln!(
             out,
-            "interrupted: the table covers the deals finished so far{}",
+            "interrupted: the table covers the {} deals finished under every variant{}",
+            common.len(),
             match csv {
                 Some(_) => "; continue with the same command and --resume",
                 None => "",
             }
-        )?;
+        );
         return Ok(ExitCode::from(EXIT_INTERRUPTED));
     }
+    write_comparison(out, variants, &results)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -441,8 +493,8 @@ fn write_comparison(
         .max(7);
     writeln!(
         out,
-        "{:<w$}  {:>7} {:>7} {:>7}  {:>8}  {:<20}",
-        "variant", "won", "lost", "unknown", "win rate", "95% CI (decided)"
+        "{:<w$}  {:>7} {:>7} {:>7} {:>7}  {:>8}  {:<20}",
+        "variant", "deals", "won", "lost", "unknown", "win rate", "95% CI (decided)"
     )?;
     for (v, (_, rows)) in variants.iter().zip(results) {
         let s = Summary::of(rows);
@@ -452,8 +504,8 @@ fn write_comparison(
         };
         writeln!(
             out,
-            "{:<w$}  {:>7} {:>7} {:>7}  {:>8}  {:<20}",
-            v.name, s.won, s.lost, s.unknown, rate, ci
+            "{:<w$}  {:>7} {:>7} {:>7} {:>7}  {:>8}  {:<20}",
+            v.name, s.deals, s.won, s.lost, s.unknown, rate, ci
         )?;
     }
     writeln!(out)?;

@@ -60,7 +60,7 @@ fn talon_key(game: &Game, st: &State, pos: u8) -> u8 {
     let live = !game.talon_gone_bits(st) & mask(n);
     let before = (live & mask(pos as usize)).count_ones();
     let left = live.count_ones();
-    if before % draw as u32 == 0 || before == left {
+    if before.is_multiple_of(draw as u32) || before == left {
         0
     } else {
         pos

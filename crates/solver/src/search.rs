@@ -311,7 +311,7 @@ fn best_first(
         if expanded >= budget {
             break;
         }
-        if expanded % 4096 == 0 {
+        if expanded.is_multiple_of(4096) {
             if let Some((start, t)) = deadline {
                 if start.elapsed() >= t {
                     break;
@@ -781,7 +781,7 @@ impl<'g> Searcher<'g> {
         if path > self.path_budget {
             return Some(Limit::Memory(self.limits.max_memory));
         }
-        if self.stats.nodes % CLOCK_EVERY == 0 {
+        if self.stats.nodes.is_multiple_of(CLOCK_EVERY) {
             self.stats.peak_memory = self.stats.peak_memory.max(self.table.bytes() + path);
             if let Some(t) = self.limits.timeout {
                 if self.start.elapsed() >= t {

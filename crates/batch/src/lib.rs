@@ -15,4 +15,4 @@ pub mod stats;
 pub use report::{merge, ReportError, Sink};
 pub use row::{Job, Row, Verdict, HEADER};
 pub use seeds::{SeedRange, SeedsError, Shard};
-pub use stats::{mcnemar, wilson, Summary};
+pub use stats::{mcnemar, wilson, Paired, Summary};

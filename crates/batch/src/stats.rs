@@ -48,6 +48,48 @@ pub fn mcnemar(b: u64, c: u64) -> f64 {
     (2.0 * tail).min(1.0)
 }
 
+/// Two rule variants on the same deals: how many each wins that the other
+/// loses, and McNemar's test of that split.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Paired {
+    pub both: u64,
+    pub neither: u64,
+    /// Won under the first variant, lost under the second.
+    pub only_a: u64,
+    pub only_b: u64,
+    /// Deals of both unknown under one or both (left out).
+    pub undecided: u64,
+    /// McNemar's exact two-sided p-value.
+    pub p: f64,
+}
+
+impl Paired {
+    /// Pairs the deals (by seed) present in both.
+    pub fn of(a: &[Row], b: &[Row]) -> Paired {
+        let b: std::collections::HashMap<u64, Verdict> =
+            b.iter().map(|r| (r.seed, r.verdict)).collect();
+        let (mut both, mut neither, mut only_a, mut only_b, mut undecided) = (0, 0, 0, 0, 0);
+        for r in a {
+            let Some(vb) = b.get(&r.seed) else { continue };
+            match (r.verdict, vb) {
+                (Verdict::Won, Verdict::Won) => both += 1,
+                (Verdict::Lost, Verdict::Lost) => neither += 1,
+                (Verdict::Won, Verdict::Lost) => only_a += 1,
+                (Verdict::Lost, Verdict::Won) => only_b += 1,
+                _ => undecided += 1,
+            }
+        }
+        Paired {
+            both,
+            neither,
+            only_a,
+            only_b,
+            undecided,
+            p: mcnemar(only_a, only_b),
+        }
+    }
+}
+
 /// The `q`-quantile (0 to 1) of sorted values, nearest rank.
 fn quantile<T: Copy>(sorted: &[T], q: f64) -> Option<T> {
     if sorted.is_empty() {
@@ -233,6 +275,45 @@ mod tests {
         let p = mcnemar(4900, 5100);
         assert!(p > 0.04 && p < 0.05, "{p}");
         assert!(mcnemar(100_000, 0) < 1e-300 || mcnemar(100_000, 0) == 0.0);
+    }
+
+    #[test]
+    fn paired_counts_split_the_common_deals() {
+        let row = |seed: u64, v: Verdict| Row {
+            game: "g".into(),
+            rules: "r".into(),
+            seed,
+            verdict: v,
+            solution_moves: 0,
+            nodes: 0,
+            stored: 0,
+            seconds: 0.0,
+            peak_memory: 0,
+            limit: String::new(),
+        };
+        use Verdict::*;
+        let a = [
+            row(1, Won),
+            row(2, Won),
+            row(3, Lost),
+            row(4, Won),
+            row(5, Unknown),
+            row(6, Won),
+        ];
+        let b = [
+            row(1, Won),
+            row(2, Lost),
+            row(3, Won),
+            row(4, Lost),
+            row(5, Won),
+            row(7, Lost),
+        ];
+        let p = Paired::of(&a, &b);
+        assert_eq!(
+            (p.both, p.neither, p.only_a, p.only_b, p.undecided),
+            (1, 0, 2, 1, 1)
+        );
+        assert!(close(p.p, mcnemar(2, 1), 1e-15));
     }
 
     #[test]

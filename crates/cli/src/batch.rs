@@ -14,7 +14,7 @@ use anyhow::{bail, Context, Result};
 use clap::Parser;
 use demon_batch::run::{self, Event};
 use demon_batch::stats::pct;
-use demon_batch::{mcnemar, seeds, Job, Row, SeedRange, Shard, Sink, Summary, Verdict};
+use demon_batch::{seeds, Job, Row, SeedRange, Shard, Sink, Summary, Verdict};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::args::{GameArgs, LimitArgs, OutFormat};
@@ -401,6 +401,9 @@ pub fn compare(
         if variants[..i].iter().any(|w| w.name == v.name) {
             bail!("two variants are named '{}'", v.name);
         }
+        if v.name == "compare" {
+            bail!("a variant may not be named 'compare' (PREFIX-compare.csv holds the comparison table)");
+        }
     }
     let threads = run.threads()?;
     let order = order(run)?;
@@ -459,7 +462,11 @@ pub fn compare(
         for (_, rows) in &mut results {
             rows.retain(|r| common.contains(&r.seed));
         }
-        let _ = write_comparison(out, variants, &results);
+        if let Ok(lines) = write_comparison(out, variants, &results) {
+            if let Some(p) = csv {
+                write_comparison_csv(p, &lines)?;
+            }
+        }
         let _ = writeln!(
             out,
             "interrupted: the table covers the {} deals finished under every variant{}",
@@ -471,15 +478,23 @@ pub fn compare(
         );
         return Ok(ExitCode::from(EXIT_INTERRUPTED));
     }
-    write_comparison(out, variants, &results)?;
+    let lines = write_comparison(out, variants, &results)?;
+    if let Some(p) = csv {
+        write_comparison_csv(p, &lines)?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 
+/// Writes the comparison table, and returns it as CSV lines (one per
+/// variant, paired with the first).
 fn write_comparison(
     out: &mut impl Write,
     variants: &[Variant],
     results: &[(String, Vec<Row>)],
-) -> Result<()> {
+) -> Result<Vec<String>> {
+    let mut csv = vec![
+        "variant,rules,deals,won,lost,unknown,win_rate,ci95_low,ci95_high,vs,won_both,won_neither,won_first_only,won_this_only,undecided_either,mcnemar_p".to_string(),
+    ];
     writeln!(out, "{}", variants[0].game.game.title())?;
     for (v, (sig, _)) in variants.iter().zip(results) {
         writeln!(out, "  {}: {sig}", v.name)?;
@@ -496,7 +511,8 @@ fn write_comparison(
         "{:<w$}  {:>7} {:>7} {:>7} {:>7}  {:>8}  {:<20}",
         "variant", "deals", "won", "lost", "unknown", "win rate", "95% CI (decided)"
     )?;
-    for (v, (_, rows)) in variants.iter().zip(results) {
+    let base = &variants[0].name;
+    for (i, (v, (sig, rows))) in variants.iter().zip(results).enumerate() {
         let s = Summary::of(rows);
         let (rate, ci) = match s.win_rate() {
             Some((p, lo, hi)) => (pct(p), format!("{} to {}", pct(lo), pct(hi))),
@@ -507,41 +523,58 @@ fn write_comparison(
             "{:<w$}  {:>7} {:>7} {:>7} {:>7}  {:>8}  {:<20}",
             v.name, s.deals, s.won, s.lost, s.unknown, rate, ci
         )?;
+        let r = s.win_rate();
+        let f = |x: Option<f64>| x.map_or(String::new(), |x| format!("{x:.6}"));
+        let paired = if i == 0 {
+            ",,,,,,".to_string()
+        } else {
+            let p = demon_batch::Paired::of(&results[0].1, rows);
+            format!(
+                "{base},{},{},{},{},{},{:.6e}",
+                p.both, p.neither, p.only_a, p.only_b, p.undecided, p.p
+            )
+        };
+        csv.push(format!(
+            "{},\"{sig}\",{},{},{},{},{},{},{},{paired}",
+            v.name,
+            s.deals,
+            s.won,
+            s.lost,
+            s.unknown,
+            f(r.map(|r| r.0)),
+            f(r.map(|r| r.1)),
+            f(r.map(|r| r.2)),
+        ));
     }
     writeln!(out)?;
-    let base = &variants[0].name;
-    let verdicts = |rows: &[Row]| -> std::collections::HashMap<u64, Verdict> {
-        rows.iter().map(|r| (r.seed, r.verdict)).collect()
-    };
-    let a = verdicts(&results[0].1);
     for (v, (_, rows)) in variants.iter().zip(results).skip(1) {
-        let b = verdicts(rows);
-        let (mut only_a, mut only_b, mut both, mut neither, mut undecided) =
-            (0u64, 0u64, 0u64, 0u64, 0u64);
-        for (seed, va) in &a {
-            let Some(vb) = b.get(seed) else { continue };
-            match (va, vb) {
-                (Verdict::Won, Verdict::Won) => both += 1,
-                (Verdict::Lost, Verdict::Lost) => neither += 1,
-                (Verdict::Won, Verdict::Lost) => only_a += 1,
-                (Verdict::Lost, Verdict::Won) => only_b += 1,
-                _ => undecided += 1,
-            }
-        }
+        let p = demon_batch::Paired::of(&results[0].1, rows);
         writeln!(
             out,
-            "{base} vs {}: won under both {both}, neither {neither}, {base} only {only_a}, {} only {only_b}; McNemar exact p = {:.3e}{}",
+            "{base} vs {}: won under both {}, neither {}, {base} only {}, {} only {}; McNemar exact p = {:.3e}{}",
             v.name,
+            p.both,
+            p.neither,
+            p.only_a,
             v.name,
-            mcnemar(only_a, only_b),
-            if undecided > 0 {
-                format!(" ({undecided} deals unknown under one or both left out)")
+            p.only_b,
+            p.p,
+            if p.undecided > 0 {
+                format!(" ({} deals unknown under one or both left out)", p.undecided)
             } else {
                 String::new()
             }
         )?;
     }
-    Ok(())
+    Ok(csv)
+}
+
+/// Writes the comparison table's CSV to `PREFIX-compare.csv` (replacing
+/// it: it is derived from the variants' reports).
+fn write_comparison_csv(prefix: &Path, lines: &[String]) -> Result<()> {
+    let p = variant_path(prefix, "compare");
+    std::fs::write(&p, lines.join("\n") + "\n")
+        .with_context(|| format!("cannot write {}", p.display()))
 }
 
 /// The summary as JSON: counts, rates (fractions) with their intervals,

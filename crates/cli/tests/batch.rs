@@ -265,8 +265,12 @@ fn shards_merge_into_the_whole_run() {
 
 #[test]
 fn compare_pairs_the_deals_of_two_variants() {
+    let d = dir();
+    let prefix = d.path().join("cmp").display().to_string();
     let o = demon(&[
         "compare",
+        "--csv",
+        &prefix,
         "canfield",
         "--ranks",
         "8",
@@ -288,6 +292,18 @@ fn compare_pairs_the_deals_of_two_variants() {
     // only. One pass of the stock never wins more than unlimited passes.
     let line = s.lines().find(|l| l.starts_with("whole vs any:")).unwrap();
     assert!(line.contains("whole only 0,"), "{line}");
+    // Each variant's report, and the table as CSV.
+    for v in ["whole", "any", "onepass"] {
+        assert_eq!(lines(Path::new(&format!("{prefix}-{v}.csv"))), 61, "{v}");
+    }
+    let table = std::fs::read_to_string(format!("{prefix}-compare.csv")).unwrap();
+    let rows: Vec<&str> = table.lines().collect();
+    assert_eq!(rows.len(), 4, "{table}");
+    assert!(rows[0].starts_with("variant,rules,deals,won,lost,unknown,win_rate"));
+    assert!(
+        rows[2].starts_with("any,") && rows[2].contains(",whole,"),
+        "{table}"
+    );
 
     let o = demon(&[
         "compare",

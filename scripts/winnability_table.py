@@ -42,9 +42,12 @@ TWO_DECKS = 250_000
 # A published figure is (percent, half-width of its 95% interval or None for
 # a rounded figure, source, note).
 VARIANTS = [
-    ("canfield-any", "canfield", "--group-moves any", ONE_DECK,
+    ("canfield-any", "canfield", "--group-moves any", ONE_DECK, None),
+    ("canfield-published", "canfield", "--group-moves any --tableau-wrap base", ONE_DECK,
      (71.245, 0.031, "Blake & Gent (Solvitaire), 10^7 deals",
-      "any group moves, spaces from the reserve then any card")),
+      "any group moves, spaces from the reserve then any card; Solvitaire's tableau wraps like the "
+      "foundations except onto the base rank (`--tableau-wrap base`), where canfield-any lets any "
+      "King go on any Ace")),
     ("canfield", "canfield", "", ONE_DECK, None),
     ("storehouse-pysolfc", "storehouse", "--rules pysolfc", ONE_DECK,
      (44.0, None, "Wolter (politaire.com), 10^6 deals",
@@ -60,9 +63,10 @@ VARIANTS = [
     ("rainbow-pysolfc", "rainbow", "--rules pysolfc", ONE_DECK, None),
     ("selective-canfield", "selective-canfield", "", ONE_DECK, None),
     ("superior-canfield", "superior-canfield", "", ONE_DECK, None),
-    ("canfield-pile", "canfield", "--group-moves pile --empty reserve-then-waste", ONE_DECK,
+    ("canfield-pile-published", "canfield", "--group-moves pile --empty reserve-then-waste --tableau-wrap base", ONE_DECK,
      (67.562, 0.034, "Blake & Gent (Solvitaire), whole-pile Canfield",
-      "Solvitaire's preset: only whole piles move between piles; spaces from the reserve, then the waste")),
+      "Solvitaire's preset: only whole piles move between piles; spaces from the reserve, then the waste; "
+      "its tableau wrap (`--tableau-wrap base`)")),
     ("double-canfield", "double-canfield", "", TWO_DECKS, None),
     ("variegated-canfield", "variegated-canfield", "", TWO_DECKS, None),
     ("american-toad", "american-toad", "", TWO_DECKS, None),
@@ -111,6 +115,24 @@ def summary(path):
     return json.loads(r.stdout)
 
 
+def cost(path):
+    """Nodes per second over the report, and bytes per stored position of
+    its deal with the most positions stored (peak memory over positions:
+    the table's share dominates there)."""
+    import csv
+    nodes = secs = 0.0
+    big = None
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            nodes += int(r["nodes"])
+            secs += float(r["seconds"])
+            if big is None or int(r["stored"]) > int(big["stored"]):
+                big = r
+    rate = nodes / secs if secs > 0 else 0.0
+    bpp = int(big["peak_memory"]) / max(1, int(big["stored"])) if big else 0.0
+    return rate, bpp, int(big["stored"]) if big else 0
+
+
 def pct(x):
     return f"{100 * x:.2f}%"
 
@@ -146,6 +168,7 @@ def table(out, seeds):
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     csv_lines = ["variant,game,options,rules,seeds,deals,won,lost,unknown,win_rate,ci95_low,ci95_high,"
                  "all_deals_ci95_low,all_deals_ci95_high,node_limit,mean_seconds,p99_seconds,max_seconds,"
+                 "nodes_per_second,bytes_per_position,"
                  "published,published_half_width,published_source,agrees"]
     md = [
         "# Winnability of the Canfield family",
@@ -158,10 +181,12 @@ def table(out, seeds):
         "Win rate: of the decided deals, with its 95% Wilson interval. All deals: the 95% interval "
         "for the win rate of all deals whatever the unknown ones turn out to be (from its lower end "
         "with every unknown lost to its upper end with every unknown won). A deal is unknown when "
-        "the node limit stopped its search: node limits (not time) keep every verdict reproducible.",
+        "the node limit stopped its search: node limits (not time) keep every verdict reproducible. "
+        "Mnodes/s: nodes over time for the whole report. B/position: peak memory over positions "
+        "stored, for the deal that stored the most (small searches are dominated by fixed buffers).",
         "",
-        "| variant | rule options | deals | won | lost | unknown | win rate (95% CI) | all deals (95% CI) | node limit | mean s | max s | published | agrees |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| variant | rule options | deals | won | lost | unknown | win rate (95% CI) | all deals (95% CI) | node limit | mean s | max s | Mnodes/s | B/position | published | agrees |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     solved_by = {}
     for (name, game, opts, nodes, pub), s in rows:
@@ -177,17 +202,19 @@ def table(out, seeds):
         else:
             p, agree = "–", "–"
         partial = "" if s["deals"] >= seeds else f" (of {seeds})"
+        rate_ns, bpp, big = cost(os.path.join(out, name + ".csv"))
         vf = os.path.join(out, name + ".versions")
         solved_by[name] = open(vf).read().split() if os.path.exists(vf) else []
         md.append(f"| {name} | `{(game + ' ' + opts).strip()}` | {s['deals']}{partial} | {s['won']} | "
                   f"{s['lost']} | {s['unknown']} | {rate} | {alls} | {nodes:,} | {s['seconds']['mean']:.3f} | "
-                  f"{s['seconds']['max']:.1f} | {p} | {agree} |")
+                  f"{s['seconds']['max']:.1f} | {rate_ns / 1e6:.2f} | {bpp:.0f} | {p} | {agree} |")
         csv_lines.append(",".join([
             name, game, f'"{opts}"', f'"{s["rules"]}"', f"1..{seeds}", str(s["deals"]), str(s["won"]),
             str(s["lost"]), str(s["unknown"]),
             "" if wr is None else f"{wr:.6f}", "" if ci is None else f"{ci[0]:.6f}",
             "" if ci is None else f"{ci[1]:.6f}", f"{al[0]:.6f}", f"{al[1]:.6f}", str(nodes),
             f"{s['seconds']['mean']:.4f}", f"{s['seconds']['p99']:.4f}", f"{s['seconds']['max']:.4f}",
+            f"{rate_ns:.0f}", f"{bpp:.1f}",
             "" if not pub else f"{pub[0]}", "" if not pub or pub[1] is None else f"{pub[1]}",
             "" if not pub else f'"{pub[2]}"', "" if not pub else agree,
         ]))

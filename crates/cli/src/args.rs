@@ -351,7 +351,7 @@ pub struct GameArgs {
     /// The game.
     #[arg(value_name = "GAME", value_parser = parse_game, help = format!("The game: {GAMES_HELP}"))]
     pub game: GameKind,
-    /// Whose reading of the game's rules to start from.
+    /// Whose reading of the game's rules to start from (default: standard).
     #[arg(long = "rules", value_enum, help_heading = "Rules")]
     pub reading: Option<ReadingArg>,
     /// Number of decks: 1 or 2.

@@ -99,7 +99,13 @@ def solve(v, seeds, jobs, memory, out):
     if os.path.exists(report):
         cmd.append("--resume")
     print("$", " ".join(cmd[1:]), flush=True)
+    start = datetime.datetime.now(datetime.timezone.utc)
     r = subprocess.run(cmd, cwd=ROOT)
+    wall = (datetime.datetime.now(datetime.timezone.utc) - start).total_seconds()
+    # Every invocation's wall time, so the table can say what it took in all.
+    with open(os.path.join(out, "runs.log"), "a") as f:
+        f.write(f"{start:%Y-%m-%dT%H:%M:%SZ} {name} commit={commit()} jobs={jobs} "
+                f"wall={wall:.0f}s exit={r.returncode}\n")
     if r.returncode == 130:
         sys.exit("interrupted: run the script again to continue")
     if r.returncode != 0:
@@ -218,6 +224,16 @@ def table(out, seeds):
             "" if not pub else f"{pub[0]}", "" if not pub or pub[1] is None else f"{pub[1]}",
             "" if not pub else f'"{pub[2]}"', "" if not pub else agree,
         ]))
+    walls = {}
+    log = os.path.join(out, "runs.log")
+    if os.path.exists(log):
+        for line in open(log):
+            f = line.split()
+            walls[f[1]] = walls.get(f[1], 0) + int(f[4].removeprefix("wall=").removesuffix("s"))
+    if walls:
+        md += ["", "Wall time of the runs behind the table (from `runs.log`, all invocations): " +
+               ", ".join(f"{n} {w / 3600:.2f} h" for n, w in walls.items()) +
+               f"; {sum(walls.values()) / 3600:.2f} h in all."]
     md += ["", "Published figures and their rules:", ""]
     for (name, _, _, _, pub), _ in rows:
         if pub:

@@ -17,7 +17,7 @@ use demon_batch::stats::pct;
 use demon_batch::{seeds, Job, Row, SeedRange, Shard, Sink, Summary, Verdict};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::args::{GameArgs, LimitArgs, OutFormat};
+use crate::args::{GameArgs, LimitArgs, OutFormat, RunOpts};
 
 /// Exit code of a run stopped by Ctrl-C (128 + SIGINT, as shells expect).
 pub const EXIT_INTERRUPTED: u8 = 130;
@@ -58,7 +58,16 @@ pub struct RunArgs<'a> {
     pub limits: &'a LimitArgs,
 }
 
-impl RunArgs<'_> {
+impl<'a> RunArgs<'a> {
+    pub fn new(run: &RunOpts, limits: &'a LimitArgs) -> RunArgs<'a> {
+        RunArgs {
+            range: run.seeds,
+            shard: run.shard.unwrap_or(Shard::WHOLE),
+            jobs: run.jobs,
+            limits,
+        }
+    }
+
     fn threads(&self) -> Result<usize> {
         let n = match self.jobs {
             Some(0) => bail!("--jobs 0: give at least 1"),

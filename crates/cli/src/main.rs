@@ -127,12 +127,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             csv,
             resume,
         } => {
-            let r = batch::RunArgs {
-                range: run.seeds,
-                shard: run.shard.unwrap_or(demon_batch::Shard::WHOLE),
-                jobs: run.jobs,
-                limits: &limits,
-            };
+            let r = batch::RunArgs::new(&run, &limits);
             let code = batch::batch(&mut out, &game, &r, csv.as_deref(), resume)?;
             out.flush()?;
             return Ok(code);
@@ -149,12 +144,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 .iter()
                 .map(|v| batch::parse_variant(&game, v))
                 .collect::<Result<Vec<_>>>()?;
-            let r = batch::RunArgs {
-                range: run.seeds,
-                shard: run.shard.unwrap_or(demon_batch::Shard::WHOLE),
-                jobs: run.jobs,
-                limits: &limits,
-            };
+            let r = batch::RunArgs::new(&run, &limits);
             let code = batch::compare(&mut out, &vs, &r, csv.as_deref(), resume)?;
             out.flush()?;
             return Ok(code);

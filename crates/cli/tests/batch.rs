@@ -318,32 +318,17 @@ fn compare_pairs_the_deals_of_two_variants() {
     assert_eq!(o.status.code(), Some(1));
     let e = text(&o.stderr);
     assert!(e.contains("--variant 'a'") && e.contains("sideways"), "{e}");
-    let o = demon(&[
-        "compare",
-        "canfield",
-        "--seeds",
-        "1..3",
-        "--variant",
-        "a: --group-moves any",
-    ]);
-    assert!(
-        text(&o.stderr).contains("at least two"),
-        "{}",
-        text(&o.stderr)
-    );
-    let o = demon(&[
-        "compare",
-        "canfield",
-        "--seeds",
-        "1..3",
-        "--variant",
-        "no colon",
-        "--variant",
-        "b:",
-    ]);
-    assert!(
-        text(&o.stderr).contains("'NAME: options'"),
-        "{}",
-        text(&o.stderr)
-    );
+    for (variants, msg) in [
+        (&["a: --group-moves any"][..], "at least two"),
+        (&["no colon", "b:"][..], "'NAME: options'"),
+        (&["compare:", "b:"][..], "may not be named 'compare'"),
+    ] {
+        let mut args = vec!["compare", "canfield", "--seeds", "1..3"];
+        for v in variants {
+            args.extend(["--variant", v]);
+        }
+        let o = demon(&args);
+        assert_eq!(o.status.code(), Some(1), "{variants:?}");
+        assert!(text(&o.stderr).contains(msg), "{}", text(&o.stderr));
+    }
 }

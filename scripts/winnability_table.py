@@ -121,24 +121,6 @@ def summary(path):
     return json.loads(r.stdout)
 
 
-def cost(path):
-    """Nodes per second over the report, and bytes per stored position of
-    its deal with the most positions stored (peak memory over positions:
-    the table's share dominates there)."""
-    import csv
-    nodes = secs = 0.0
-    big = None
-    with open(path, newline="") as f:
-        for r in csv.DictReader(f):
-            nodes += int(r["nodes"])
-            secs += float(r["seconds"])
-            if big is None or int(r["stored"]) > int(big["stored"]):
-                big = r
-    rate = nodes / secs if secs > 0 else 0.0
-    bpp = int(big["peak_memory"]) / max(1, int(big["stored"])) if big else 0.0
-    return rate, bpp, int(big["stored"]) if big else 0
-
-
 def pct(x):
     return f"{100 * x:.2f}%"
 
@@ -208,7 +190,10 @@ def table(out, seeds):
         else:
             p, agree = "–", "–"
         partial = "" if s["deals"] >= seeds else f" (of {seeds})"
-        rate_ns, bpp, big = cost(os.path.join(out, name + ".csv"))
+        # Nodes over time for the whole report; peak memory over positions
+        # for its deal that stored the most (where the table dominates).
+        rate_ns = s["nodes_per_second"] or 0.0
+        bpp = s["largest_search"]["bytes_per_position"] if s["largest_search"] else 0.0
         vf = os.path.join(out, name + ".versions")
         solved_by[name] = open(vf).read().split() if os.path.exists(vf) else []
         md.append(f"| {name} | `{(game + ' ' + opts).strip()}` | {s['deals']}{partial} | {s['won']} | "

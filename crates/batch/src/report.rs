@@ -13,7 +13,7 @@
 //! operating system, not synced to the disk: a kill loses nothing, a power
 //! cut may lose the last rows written.)
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -51,18 +51,22 @@ fn io_err(path: &Path) -> impl FnOnce(io::Error) -> ReportError + '_ {
     }
 }
 
+/// `path` with `suffix` appended to its file name (`a.csv` + `.run` is
+/// `a.csv.run`).
+pub fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut s = path.as_os_str().to_os_string();
+    s.push(suffix);
+    PathBuf::from(s)
+}
+
 /// The file beside a report that records the limits of its run.
 pub fn settings_path(path: &Path) -> PathBuf {
-    let mut s = path.as_os_str().to_os_string();
-    s.push(".run");
-    PathBuf::from(s)
+    with_suffix(path, ".run")
 }
 
 /// The side file of a report.
 pub fn pending_path(path: &Path) -> PathBuf {
-    let mut s = path.as_os_str().to_os_string();
-    s.push(".pending");
-    PathBuf::from(s)
+    with_suffix(path, ".pending")
 }
 
 /// A row and its line in the file.
@@ -183,7 +187,7 @@ pub struct Sink {
     out: Option<Out>,
     order: Vec<u64>,
     next: usize,
-    early: HashMap<u64, Row>,
+    early: BTreeMap<u64, Row>,
     rows: Vec<Row>,
 }
 
@@ -216,7 +220,7 @@ impl Sink {
             out: None,
             order,
             next: 0,
-            early: HashMap::new(),
+            early: BTreeMap::new(),
             rows: Vec::new(),
         };
         let Some(path) = path else {
@@ -414,13 +418,19 @@ impl Sink {
     }
 
     /// Every finished row: those in the report, in order, then those
-    /// waiting in the side file.
-    pub fn rows(&self) -> Vec<Row> {
-        let mut v = self.rows.clone();
-        let mut early: Vec<&Row> = self.early.values().collect();
-        early.sort_by_key(|r| r.seed);
-        v.extend(early.into_iter().cloned());
-        v
+    /// waiting in the side file (in seed order).
+    pub fn rows(&self) -> impl Iterator<Item = &Row> {
+        self.rows.iter().chain(self.early.values())
+    }
+
+    /// How many deals are finished.
+    pub fn len(&self) -> usize {
+        self.rows.len() + self.early.len()
+    }
+
+    /// Whether no deal is finished.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 
     /// Whether every seed of the run is in the report.
@@ -444,9 +454,7 @@ fn write_atomically(
     path: &Path,
     fill: impl FnOnce(&mut File) -> io::Result<()>,
 ) -> Result<(), ReportError> {
-    let mut tmp = path.as_os_str().to_os_string();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
+    let tmp = with_suffix(path, ".tmp");
     let mut f = File::create(&tmp).map_err(io_err(&tmp))?;
     fill(&mut f).map_err(io_err(&tmp))?;
     drop(f);
@@ -650,7 +658,7 @@ mod tests {
             .filter(|x| ![10, 11, 12, 14, 15, 19].contains(x))
             .collect();
         assert_eq!(todo, left);
-        assert_eq!(s.rows().len(), 6);
+        assert_eq!(s.len(), 6);
         // Stop again after 13 (which places 14 and 15 too) and 20.
         s.push(row(20)).unwrap();
         s.push(row(13)).unwrap();

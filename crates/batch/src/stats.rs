@@ -123,6 +123,22 @@ impl Spread {
     }
 }
 
+/// The deal that stored the most positions: its peak memory over its
+/// positions is the cost of a stored position when the table dominates
+/// (small searches are dominated by fixed buffers instead).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Largest {
+    pub seed: u64,
+    pub stored: u64,
+    pub peak_memory: u64,
+}
+
+impl Largest {
+    pub fn bytes_per_position(&self) -> f64 {
+        self.peak_memory as f64 / self.stored.max(1) as f64
+    }
+}
+
 /// What a set of solved deals adds up to.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Summary {
@@ -132,6 +148,7 @@ pub struct Summary {
     pub unknown: u64,
     pub seconds: Option<Spread>,
     pub nodes: Option<Spread>,
+    pub largest: Option<Largest>,
 }
 
 impl Summary {
@@ -144,7 +161,21 @@ impl Summary {
             unknown: count(Verdict::Unknown),
             seconds: Spread::of(rows.iter().map(|r| r.seconds).collect()),
             nodes: Spread::of(rows.iter().map(|r| r.nodes as f64).collect()),
+            largest: rows
+                .iter()
+                .max_by_key(|r| (r.stored, std::cmp::Reverse(r.seed)))
+                .map(|r| Largest {
+                    seed: r.seed,
+                    stored: r.stored,
+                    peak_memory: r.peak_memory,
+                }),
         }
+    }
+
+    /// Nodes over time, for all the deals together.
+    pub fn nodes_per_second(&self) -> Option<f64> {
+        let (n, s) = (self.nodes?, self.seconds?);
+        (s.total > 0.0).then(|| n.total / s.total)
     }
 
     pub fn decided(&self) -> u64 {
@@ -226,6 +257,17 @@ impl fmt::Display for Summary {
                 f,
                 "nodes per deal: mean {:.0}, median {:.0}, 99th percentile {:.0}, max {:.0}",
                 n.mean, n.median, n.p99, n.max
+            )?;
+        }
+        if let (Some(rate), Some(l)) = (self.nodes_per_second(), self.largest) {
+            writeln!(
+                f,
+                "{:.2} Mnodes/s; most positions stored: seed {}, {} positions in {:.1} MiB ({:.0} bytes each)",
+                rate / 1e6,
+                l.seed,
+                l.stored,
+                l.peak_memory as f64 / (1u64 << 20) as f64,
+                l.bytes_per_position()
             )?;
         }
         Ok(())
@@ -352,5 +394,45 @@ mod tests {
         let text = s.to_string();
         assert!(text.contains("won 89, lost 10, unknown 1"), "{text}");
         assert!(text.contains("win rate 89.90% of 99 decided"), "{text}");
+    }
+
+    #[test]
+    fn summary_counts_spreads_and_the_largest_search() {
+        let row = |seed: u64, v: Verdict, nodes: u64, stored: u64, seconds: f64, peak: u64| Row {
+            game: "g".into(),
+            rules: "r".into(),
+            seed,
+            verdict: v,
+            solution_moves: 0,
+            nodes,
+            stored,
+            seconds,
+            peak_memory: peak,
+            limit: String::new(),
+        };
+        use Verdict::*;
+        let rows = [
+            row(1, Won, 100, 40, 0.5, 4_000),
+            row(2, Lost, 300, 90, 1.0, 9_900),
+            row(3, Unknown, 600, 90, 2.5, 12_000),
+            row(4, Won, 0, 0, 0.0, 1_000),
+        ];
+        let s = Summary::of(&rows);
+        assert_eq!((s.deals, s.won, s.lost, s.unknown), (4, 2, 1, 1));
+        let t = s.seconds.unwrap();
+        assert_eq!((t.total, t.max), (4.0, 2.5));
+        // 1,000 nodes in 4 s.
+        assert_eq!(s.nodes_per_second(), Some(250.0));
+        // Seeds 2 and 3 tie on positions stored: the first seed is named.
+        let l = s.largest.unwrap();
+        assert_eq!((l.seed, l.stored, l.peak_memory), (2, 90, 9_900));
+        assert_eq!(l.bytes_per_position(), 110.0);
+        let text = s.to_string();
+        assert!(
+            text.contains("most positions stored: seed 2, 90 positions"),
+            "{text}"
+        );
+        let empty = Summary::of(&[]);
+        assert_eq!((empty.largest, empty.nodes_per_second()), (None, None));
     }
 }

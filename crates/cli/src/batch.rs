@@ -265,7 +265,7 @@ pub fn batch(
         &settings(&job),
         order,
     )?;
-    let done = sink.rows().len();
+    let done = sink.len();
     eprintln!(
         "{}: {}, {threads} job{}, {} per deal{}{}",
         game.game.title(),
@@ -285,7 +285,7 @@ pub fn batch(
     let pb = progress(todo.len() as u64);
     let end = drive(job, todo, threads, &mut sink, &pb)?;
     pb.finish_and_clear();
-    let rows = sink.rows();
+    let rows: Vec<Row> = sink.rows().cloned().collect();
     // The report is settled before anything is printed (a closed stdout
     // must not leave it half done).
     let complete = matches!(end, End::Complete) && sink.complete();
@@ -390,9 +390,7 @@ pub fn parse_variant(shared: &GameArgs, spec: &str) -> Result<Variant> {
 
 /// The report file of one variant of a comparison.
 fn variant_path(prefix: &Path, name: &str) -> PathBuf {
-    let mut s = prefix.as_os_str().to_os_string();
-    s.push(format!("-{name}.csv"));
-    PathBuf::from(s)
+    demon_batch::report::with_suffix(prefix, &format!("-{name}.csv"))
 }
 
 /// `demon compare`.
@@ -453,7 +451,7 @@ pub fn compare(
                 interrupted = true;
             }
         }
-        let rows = sink.rows();
+        let rows: Vec<Row> = sink.rows().cloned().collect();
         if sink.complete() {
             sink.finish()?;
         }
@@ -589,6 +587,12 @@ fn write_comparison_csv(prefix: &Path, lines: &[String]) -> Result<()> {
 /// The summary as JSON: counts, rates (fractions) with their intervals,
 /// and the spread of time and nodes per deal.
 fn summary_json(first: &Row, last: &Row, missing: u64, s: &Summary) -> serde_json::Value {
+    let largest = s.largest.map(|l| {
+        serde_json::json!({
+            "seed": l.seed, "stored": l.stored, "peak_memory": l.peak_memory,
+            "bytes_per_position": l.bytes_per_position(),
+        })
+    });
     let spread = |x: Option<demon_batch::stats::Spread>| {
         x.map(|x| {
             serde_json::json!({
@@ -613,6 +617,8 @@ fn summary_json(first: &Row, last: &Row, missing: u64, s: &Summary) -> serde_jso
         "all_deals_ci95": bounds.map(|b| [b.0, b.1]),
         "seconds": spread(s.seconds),
         "nodes": spread(s.nodes),
+        "nodes_per_second": s.nodes_per_second(),
+        "largest_search": largest,
     })
 }
 

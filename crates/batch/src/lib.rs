@@ -12,7 +12,7 @@ pub mod run;
 pub mod seeds;
 pub mod stats;
 
-pub use report::{merge, ReportError, Sink};
+pub use report::{apply_retry, merge, ReportError, Retried, Sink};
 pub use row::{Job, Row, Verdict, HEADER};
 pub use seeds::{SeedRange, SeedsError, Shard};
 pub use stats::{mcnemar, wilson, Paired, Summary};

@@ -18,7 +18,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use crate::row::{Row, HEADER};
+use crate::row::{Row, Verdict, HEADER};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ReportError {
@@ -547,6 +547,68 @@ pub fn merge(paths: &[PathBuf]) -> Result<Merged, ReportError> {
     })
 }
 
+/// What [`apply_retry`] changed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Retried {
+    /// Unknown rows replaced by a retried row.
+    pub replaced: u64,
+    /// Of those, the ones the retry decided.
+    pub decided: u64,
+}
+
+/// Applies a report that solved again some of `rows`' unknown deals at
+/// larger limits (`demon batch --retry-unknown`): each of its rows replaces
+/// the unknown row of its seed. `rows` are in seed order (as [`merge`]
+/// returns them). Refuses a report of another game or rules, a seed that
+/// `rows` lack, and a verdict that contradicts a decided one (one of the
+/// two solvers would be wrong: never settled silently). A retried row of a
+/// deal already decided the same way changes nothing.
+pub fn apply_retry(rows: &mut [Row], path: &Path) -> Result<Retried, ReportError> {
+    let retry = merge(std::slice::from_ref(&path.to_path_buf()))?;
+    let bad = |msg: String| ReportError::Bad {
+        path: path.to_path_buf(),
+        line: 0,
+        msg,
+    };
+    let (r0, b0) = (&retry.rows[0], &rows[0]);
+    if r0.game != b0.game || r0.rules != b0.rules {
+        return Err(bad(format!(
+            "not a retry of these reports: {} under rules\n  {}\nthere, {} under rules\n  {}\nhere",
+            b0.game, b0.rules, r0.game, r0.rules
+        )));
+    }
+    // Every row is checked before any is applied: a refusal changes nothing.
+    let mut done = Retried::default();
+    let mut apply = Vec::new();
+    for r in retry.rows {
+        let Ok(i) = rows.binary_search_by_key(&r.seed, |b| b.seed) else {
+            return Err(bad(format!(
+                "seed {} is not in the reports it retries",
+                r.seed
+            )));
+        };
+        match (rows[i].verdict, r.verdict) {
+            (Verdict::Unknown, now) => {
+                done.replaced += 1;
+                done.decided += u64::from(now != Verdict::Unknown);
+                apply.push((i, r));
+            }
+            (_, Verdict::Unknown) => {}
+            (was, now) if was == now => {}
+            (was, now) => {
+                return Err(bad(format!(
+                    "seed {} is {now} here and {was} in the reports it retries: one of the two runs is wrong",
+                    r.seed
+                )))
+            }
+        }
+    }
+    for (i, r) in apply {
+        rows[i] = r;
+    }
+    Ok(done)
+}
+
 /// Writes rows to a new report file (never over an existing one).
 pub fn write_new(path: &Path, rows: &[Row]) -> Result<(), ReportError> {
     let f = OpenOptions::new()
@@ -816,5 +878,72 @@ mod tests {
             write_new(&a, &[]),
             Err(ReportError::OutputExists(_))
         ));
+    }
+
+    /// A retry replaces unknown rows only, counts what it decided, and
+    /// refuses seeds the reports lack, other rules and contradictions,
+    /// leaving the rows as they were.
+    #[test]
+    fn retries_replace_unknown_rows_and_refuse_contradictions() {
+        let dir = tempfile::tempdir().unwrap();
+        let unknown = |seed: u64| Row {
+            verdict: Verdict::Unknown,
+            limit: "node limit (9 nodes)".into(),
+            ..row(seed)
+        };
+        // Seeds 1..=6: 2 and 4 unknown, 3 and 6 lost, the rest won.
+        let base: Vec<Row> = (1..=6)
+            .map(|s| if s == 2 || s == 4 { unknown(s) } else { row(s) })
+            .collect();
+        let file = |name: &str, rows: &[Row]| {
+            let p = dir.path().join(name);
+            write_new(&p, rows).unwrap();
+            p
+        };
+        // Seed 2 decided (won), seed 4 still unknown, seed 5 won again.
+        let good = file("good.csv", &[row(2), unknown(4), row(5)]);
+        let mut rows = base.clone();
+        let done = apply_retry(&mut rows, &good).unwrap();
+        assert_eq!(
+            done,
+            Retried {
+                replaced: 2,
+                decided: 1
+            }
+        );
+        let mut want = base.clone();
+        want[1] = row(2);
+        assert_eq!(rows, want);
+
+        let refusals = [
+            (
+                "stray.csv",
+                vec![row(7)],
+                "seed 7 is not in the reports it retries",
+            ),
+            (
+                "contra.csv",
+                vec![Row {
+                    verdict: Verdict::Won,
+                    ..row(3)
+                }],
+                "seed 3 is won here and lost in the reports it retries",
+            ),
+            (
+                "rules.csv",
+                vec![Row {
+                    rules: "decks=1 ranks=12".into(),
+                    ..row(2)
+                }],
+                "not a retry of these reports",
+            ),
+        ];
+        for (name, retry, msg) in refusals {
+            let p = file(name, &retry);
+            let mut rows = base.clone();
+            let e = apply_retry(&mut rows, &p).err().unwrap().to_string();
+            assert!(e.contains(msg), "{name}: {e}");
+            assert_eq!(rows, base, "{name}");
+        }
     }
 }

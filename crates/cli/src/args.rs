@@ -64,7 +64,7 @@ pub enum Command {
     ///
     /// Each deal is searched on one thread; deals are spread over --jobs threads. --max-memory is the whole run's budget, shared equally by the jobs. The report gets one row per deal in seed order, each written as soon as it can be; a deal finished ahead of its turn waits in FILE.pending. Stopped by Ctrl-C or a kill, the run loses nothing it finished: run the same command with --resume to continue it.
     #[command(
-        after_help = "Examples:\n  demon batch canfield --seeds 1..1000 --group-moves any --csv canfield.csv\n  demon batch canfield --seeds 1..1000 --group-moves any --csv canfield.csv --resume\n  demon batch storehouse --rules pysolfc --seeds 1..10000 --timeout 10 --jobs 2 --max-memory 8G\n  demon batch canfield --seeds 1..1000000 --shard 3/8 --csv part3.csv\n\nSeeds A..B include both ends. --shard I/N takes every N-th seed starting at the I-th; merge the shards' reports with `demon merge`.\nExit code: 0 done, 130 interrupted (continue with --resume), 1 error, 2 bad arguments."
+        after_help = "Examples:\n  demon batch canfield --seeds 1..1000 --group-moves any --csv canfield.csv\n  demon batch canfield --seeds 1..1000 --group-moves any --csv canfield.csv --resume\n  demon batch storehouse --rules pysolfc --seeds 1..10000 --timeout 10 --jobs 2 --max-memory 8G\n  demon batch canfield --seeds 1..1000000 --shard 3/8 --csv part3.csv\n  demon batch canfield --retry-unknown canfield.csv --max-nodes 50M --csv canfield-50M.csv\n\nSeeds A..B include both ends. --shard I/N takes every N-th seed starting at the I-th; merge the shards' reports with `demon merge`.\nExit code: 0 done, 130 interrupted (continue with --resume), 1 error, 2 bad arguments."
     )]
     Batch {
         #[command(flatten)]
@@ -79,6 +79,14 @@ pub enum Command {
         /// Continue the run whose report is --csv: solve only the deals it does not have yet.
         #[arg(long, requires = "csv", help_heading = "Report")]
         resume: bool,
+        /// Instead of --seeds: solve again the deals REPORT left unknown (under this run's limits, larger ones as a rule). Fold the new report into the old with `demon merge REPORT --retried NEW`.
+        #[arg(
+            long,
+            value_name = "REPORT",
+            conflicts_with = "seeds",
+            help_heading = "Deals"
+        )]
+        retry_unknown: Option<PathBuf>,
     },
     /// Solve the same deals under several rule variants and compare their win rates, deal by deal.
     ///
@@ -108,12 +116,15 @@ pub enum Command {
     ///
     /// Refuses reports of different games or rules and seeds present in two reports; warns of seeds missing between the first and the last.
     #[command(
-        after_help = "Examples:\n  demon merge part1.csv part2.csv part3.csv\n  demon merge part*.csv --csv all.csv\n  demon merge canfield.csv --format json    # the summary of one report, for scripts"
+        after_help = "Examples:\n  demon merge part1.csv part2.csv part3.csv\n  demon merge part*.csv --csv all.csv\n  demon merge canfield.csv --format json    # the summary of one report, for scripts\n  demon merge canfield.csv --retried canfield-50M.csv    # unknown deals solved again at a larger limit"
     )]
     Merge {
         /// The reports to merge.
         #[arg(value_name = "FILE", required = true)]
         files: Vec<PathBuf>,
+        /// A report of `demon batch --retry-unknown` over these reports: its rows replace their unknown rows (repeatable, applied in order).
+        #[arg(long, value_name = "FILE")]
+        retried: Vec<PathBuf>,
         /// Write the merged rows, in seed order, to this new file.
         #[arg(long, value_name = "FILE")]
         csv: Option<PathBuf>,
@@ -149,7 +160,7 @@ pub enum OutFormat {
 pub struct RunOpts {
     /// Seeds A..B (both included), or a single seed.
     #[arg(long, value_name = "A..B", value_parser = parse_seeds, help_heading = "Deals")]
-    pub seeds: demon_batch::SeedRange,
+    pub seeds: Option<demon_batch::SeedRange>,
     /// Solve only the I-th of N interleaved slices of the seeds (1 <= I <= N).
     #[arg(long, value_name = "I/N", value_parser = parse_shard, help_heading = "Deals")]
     pub shard: Option<demon_batch::Shard>,
@@ -171,8 +182,8 @@ fn parse_shard(s: &str) -> Result<demon_batch::Shard, String> {
 /// Search limits.
 #[derive(Args, Debug)]
 pub struct LimitArgs {
-    /// Stop (UNKNOWN) after expanding this many positions.
-    #[arg(long, value_name = "N", help_heading = "Limits")]
+    /// Stop (UNKNOWN) after expanding this many positions: a number, or with a suffix K, M or G (thousands, millions, billions: 2M is 2000000).
+    #[arg(long, value_name = "N", value_parser = parse_count, help_heading = "Limits")]
     pub max_nodes: Option<u64>,
     /// Memory, e.g. 4G, 512M, 1.5GiB (default 4G): for the search (solve), or for the whole run, shared equally by its jobs (batch, compare). A search stays inside its share and ends UNKNOWN when it is used up.
     #[arg(long, value_name = "SIZE", value_parser = parse_size, default_value = "4G", help_heading = "Limits")]
@@ -198,6 +209,26 @@ impl LimitArgs {
         demon_solver::Options {
             tableau_classes: !self.no_tableau_classes,
         }
+    }
+}
+
+/// Parses a count: `2000000`, `2M`, `500k`, `1.5G` (powers of ten).
+pub fn parse_count(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let (num, mul) = match t.char_indices().last() {
+        Some((i, 'k' | 'K')) => (&t[..i], 1e3),
+        Some((i, 'm' | 'M')) => (&t[..i], 1e6),
+        Some((i, 'g' | 'G')) => (&t[..i], 1e9),
+        _ => (t, 1.0),
+    };
+    if mul == 1.0 {
+        return t
+            .parse()
+            .map_err(|_| format!("'{s}' is not a count (e.g. 2000000, 2M, 500K)"));
+    }
+    match num.parse::<f64>() {
+        Ok(v) if v >= 0.0 && (v * mul).fract() == 0.0 && v * mul < 1.8e19 => Ok((v * mul) as u64),
+        _ => Err(format!("'{s}' is not a count (e.g. 2000000, 2M, 500K)")),
     }
 }
 
@@ -584,6 +615,18 @@ mod tests {
     #[test]
     fn cli_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn counts_take_decimal_suffixes() {
+        assert_eq!(parse_count("2000000"), Ok(2_000_000));
+        assert_eq!(parse_count("2M"), Ok(2_000_000));
+        assert_eq!(parse_count("250k"), Ok(250_000));
+        assert_eq!(parse_count("1.5G"), Ok(1_500_000_000));
+        assert_eq!(parse_count(" 7 "), Ok(7));
+        for bad in ["", "M", "2x", "-1M", "1.5", "0.0001K", "2MB", "1e30G"] {
+            assert!(parse_count(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -50,22 +50,136 @@ fn catch_interrupt() -> Result<()> {
     Ok(())
 }
 
+/// Which deals a run solves.
+pub enum Deals {
+    /// `--seeds A..B`.
+    Range(SeedRange),
+    /// `--retry-unknown REPORT`: the deals a report left unknown, in its order.
+    Retry {
+        report: PathBuf,
+        game: String,
+        rules: String,
+        seeds: Vec<u64>,
+    },
+}
+
 /// Settings shared by `batch` and `compare`.
 pub struct RunArgs<'a> {
-    pub range: SeedRange,
+    pub deals: Deals,
     pub shard: Shard,
     pub jobs: Option<usize>,
     pub limits: &'a LimitArgs,
 }
 
 impl<'a> RunArgs<'a> {
-    pub fn new(run: &RunOpts, limits: &'a LimitArgs) -> RunArgs<'a> {
-        RunArgs {
-            range: run.seeds,
+    /// The run of `--seeds`, or of `retry` (a report whose unknown deals
+    /// are solved again); the caller has checked that one is given.
+    pub fn new(run: &RunOpts, limits: &'a LimitArgs, retry: Option<&Path>) -> Result<RunArgs<'a>> {
+        let deals = match (run.seeds, retry) {
+            (Some(range), None) => Deals::Range(range),
+            (None, Some(report)) => {
+                let m = demon_batch::merge(&[report.to_path_buf()])
+                    .context("--retry-unknown: cannot read the report")?;
+                let seeds: Vec<u64> = m
+                    .rows
+                    .iter()
+                    .filter(|r| r.verdict == Verdict::Unknown)
+                    .map(|r| r.seed)
+                    .collect();
+                if seeds.is_empty() {
+                    bail!(
+                        "--retry-unknown {}: the report has no unknown deals, so there is nothing to retry",
+                        report.display()
+                    );
+                }
+                Deals::Retry {
+                    report: report.to_path_buf(),
+                    game: m.rows[0].game.clone(),
+                    rules: m.rows[0].rules.clone(),
+                    seeds,
+                }
+            }
+            _ => bail!("give either --seeds or --retry-unknown"),
+        };
+        Ok(RunArgs {
+            deals,
             shard: run.shard.unwrap_or(Shard::WHOLE),
             jobs: run.jobs,
             limits,
+        })
+    }
+
+    /// The seeds of the run in report order, refusing runs too large to
+    /// index and empty ones.
+    fn order(&self) -> Result<Vec<u64>> {
+        let range = match &self.deals {
+            Deals::Range(r) => *r,
+            Deals::Retry { seeds, .. } => {
+                let (i, n) = (self.shard.index as usize - 1, self.shard.count as usize);
+                let v: Vec<u64> = seeds.iter().skip(i).step_by(n).copied().collect();
+                if v.is_empty() {
+                    bail!(
+                        "--shard {} has no deals (more shards than unknown deals)",
+                        self.shard
+                    );
+                }
+                return Ok(v);
+            }
+        };
+        let n = seeds::count(range, self.shard);
+        if n > seeds::MAX_RUN {
+            bail!(
+                "--seeds {range} has {n} deals; one run takes at most {}: split it with --shard or smaller ranges",
+                seeds::MAX_RUN
+            );
         }
+        if n == 0 {
+            bail!(
+                "--seeds {range} --shard {} has no deals (more shards than seeds)",
+                self.shard
+            );
+        }
+        Ok(seeds::seeds(range, self.shard).collect())
+    }
+
+    /// The deals of the run, in words.
+    fn describe(&self, deals: usize) -> String {
+        let what = match &self.deals {
+            Deals::Range(range) => format!("seeds {range}"),
+            Deals::Retry { report, .. } => format!("the unknown deals of {}", report.display()),
+        };
+        let mut s = format!("{deals} deal{} ({what}", if deals == 1 { "" } else { "s" });
+        if self.shard != Shard::WHOLE {
+            s.push_str(&format!(", shard {}", self.shard));
+        }
+        s.push(')');
+        s
+    }
+
+    /// Refuses a retry under other rules than the report's.
+    fn check_retry(&self, game: &GameArgs, rules: &str) -> Result<()> {
+        if let Deals::Retry {
+            report,
+            game: g,
+            rules: r,
+            ..
+        } = &self.deals
+        {
+            if g != game.game.name() {
+                bail!(
+                    "--retry-unknown {}: the report is of {g}, and this run is of {}",
+                    report.display(),
+                    game.game.name()
+                );
+            }
+            if r != rules {
+                bail!(
+                    "--retry-unknown {}: the report's rules differ from this run's (give the same rule options):\n  report: {r}\n  run:    {rules}",
+                    report.display()
+                );
+            }
+        }
+        Ok(())
     }
 
     fn threads(&self) -> Result<usize> {
@@ -235,16 +349,6 @@ fn mib(bytes: usize) -> String {
     }
 }
 
-fn describe_seeds(range: SeedRange, shard: Shard) -> String {
-    let n = seeds::count(range, shard);
-    let mut s = format!("{n} deal{} (seeds {range}", if n == 1 { "" } else { "s" });
-    if shard != Shard::WHOLE {
-        s.push_str(&format!(", shard {shard}"));
-    }
-    s.push(')');
-    s
-}
-
 /// `demon batch`.
 pub fn batch(
     out: &mut impl Write,
@@ -255,8 +359,23 @@ pub fn batch(
 ) -> Result<ExitCode> {
     let threads = run.threads()?;
     let job = run.job(game, threads)?;
-    let order = order(run)?;
+    let order = run.order()?;
+    let total = order.len();
     let signature = job.rules.signature();
+    run.check_retry(game, &signature)?;
+    if let (Deals::Retry { report, .. }, Some(out)) = (&run.deals, csv) {
+        let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => a == b,
+        };
+        if same(report, out) {
+            bail!(
+                "--csv {} is the report being retried: write the retry to a new file, then fold it in with `demon merge {} --retried NEW`",
+                out.display(),
+                report.display()
+            );
+        }
+    }
     let (mut sink, todo) = Sink::open(
         csv,
         resume,
@@ -269,7 +388,7 @@ pub fn batch(
     eprintln!(
         "{}: {}, {threads} job{}, {} per deal{}{}",
         game.game.title(),
-        describe_seeds(run.range, run.shard),
+        run.describe(total),
         if threads == 1 { "" } else { "s" },
         mib(job.limits.max_memory),
         job.limits.timeout.map_or(String::new(), |t| format!(
@@ -308,7 +427,7 @@ pub fn batch(
         out,
         "{text}interrupted: {} of {} deals done{}",
         rows.len(),
-        seeds::count(run.range, run.shard),
+        total,
         match csv {
             Some(p) => format!(
                 "; every finished deal is saved: continue with the same command and --resume (report {})",
@@ -319,26 +438,6 @@ pub fn batch(
     );
     let _ = out.flush();
     Ok(ExitCode::from(EXIT_INTERRUPTED))
-}
-
-/// The seeds of a run, refusing runs too large to index.
-fn order(run: &RunArgs) -> Result<Vec<u64>> {
-    let n = seeds::count(run.range, run.shard);
-    if n > seeds::MAX_RUN {
-        bail!(
-            "--seeds {} has {n} deals; one run takes at most {}: split it with --shard or smaller ranges",
-            run.range,
-            seeds::MAX_RUN
-        );
-    }
-    if n == 0 {
-        bail!(
-            "--seeds {} --shard {} has no deals (more shards than seeds)",
-            run.range,
-            run.shard
-        );
-    }
-    Ok(seeds::seeds(run.range, run.shard).collect())
 }
 
 /// A rule variant of `demon compare`: `NAME: options`.
@@ -413,7 +512,8 @@ pub fn compare(
         }
     }
     let threads = run.threads()?;
-    let order = order(run)?;
+    let order = run.order()?;
+    let total_deals = order.len();
     let mut plans = Vec::new();
     for v in variants {
         let job = run.job(&v.game, threads)?;
@@ -434,7 +534,7 @@ pub fn compare(
         "{}: {} variants × {}, {threads} job{}{}",
         variants[0].game.game.title(),
         variants.len(),
-        describe_seeds(run.range, run.shard),
+        run.describe(total_deals),
         if threads == 1 { "" } else { "s" },
         csv.map_or(String::new(), |p| format!(
             "; reports {}",
@@ -626,10 +726,17 @@ fn summary_json(first: &Row, last: &Row, missing: u64, s: &Summary) -> serde_jso
 pub fn merge(
     out: &mut impl Write,
     files: &[PathBuf],
+    retried: &[PathBuf],
     csv: Option<&Path>,
     format: OutFormat,
 ) -> Result<ExitCode> {
-    let m = demon_batch::merge(files)?;
+    let mut m = demon_batch::merge(files)?;
+    let mut retries = Vec::new();
+    for r in retried {
+        let done = demon_batch::apply_retry(&mut m.rows, r)
+            .with_context(|| format!("--retried {}", r.display()))?;
+        retries.push((r, done));
+    }
     if let Some(p) = csv {
         demon_batch::report::write_new(p, &m.rows)?;
     }
@@ -637,7 +744,15 @@ pub fn merge(
     if format == OutFormat::Json {
         let missing: u64 = m.gaps.iter().map(|(a, b)| b - a + 1).sum();
         let last = m.rows.last().expect("not empty");
-        let v = summary_json(first, last, missing, &Summary::of(&m.rows));
+        let mut v = summary_json(first, last, missing, &Summary::of(&m.rows));
+        v["retried"] = retries
+            .iter()
+            .map(|(r, d)| {
+                serde_json::json!({
+                    "report": r.display().to_string(), "replaced": d.replaced, "decided": d.decided,
+                })
+            })
+            .collect();
         writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -652,6 +767,16 @@ pub fn merge(
         first.seed,
         m.rows.last().map_or(first.seed, |r| r.seed)
     )?;
+    for (r, d) in &retries {
+        writeln!(
+            out,
+            "retried in {}: {} unknown deal{} solved again, {} of them decided",
+            r.display(),
+            d.replaced,
+            if d.replaced == 1 { "" } else { "s" },
+            d.decided
+        )?;
+    }
     write!(out, "{}", Summary::of(&m.rows))?;
     if !m.gaps.is_empty() {
         let missing: u64 = m.gaps.iter().map(|(a, b)| b - a + 1).sum();

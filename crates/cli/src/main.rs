@@ -36,6 +36,18 @@ fn main() -> ExitCode {
     }
 }
 
+/// Exits as clap does for a missing required argument (usage error, exit 2).
+fn missing(sub: &str, what: &str) -> ! {
+    use clap::CommandFactory;
+    let mut cmd = Cli::command();
+    let cmd = cmd.find_subcommand_mut(sub).expect("a subcommand");
+    cmd.error(
+        clap::error::ErrorKind::MissingRequiredArgument,
+        format!("the following required arguments were not provided:\n  {what}"),
+    )
+    .exit()
+}
+
 fn run(cli: Cli) -> Result<ExitCode> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -126,8 +138,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
             limits,
             csv,
             resume,
+            retry_unknown,
         } => {
-            let r = batch::RunArgs::new(&run, &limits);
+            if run.seeds.is_none() && retry_unknown.is_none() {
+                missing("batch", "--seeds <A..B> (or --retry-unknown <REPORT>)");
+            }
+            let r = batch::RunArgs::new(&run, &limits, retry_unknown.as_deref())?;
             let code = batch::batch(&mut out, &game, &r, csv.as_deref(), resume)?;
             out.flush()?;
             return Ok(code);
@@ -144,13 +160,21 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 .iter()
                 .map(|v| batch::parse_variant(&game, v))
                 .collect::<Result<Vec<_>>>()?;
-            let r = batch::RunArgs::new(&run, &limits);
+            if run.seeds.is_none() {
+                missing("compare", "--seeds <A..B>");
+            }
+            let r = batch::RunArgs::new(&run, &limits, None)?;
             let code = batch::compare(&mut out, &vs, &r, csv.as_deref(), resume)?;
             out.flush()?;
             return Ok(code);
         }
-        Command::Merge { files, csv, format } => {
-            let code = batch::merge(&mut out, &files, csv.as_deref(), format)?;
+        Command::Merge {
+            files,
+            retried,
+            csv,
+            format,
+        } => {
+            let code = batch::merge(&mut out, &files, &retried, csv.as_deref(), format)?;
             out.flush()?;
             return Ok(code);
         }

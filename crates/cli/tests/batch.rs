@@ -332,3 +332,113 @@ fn compare_pairs_the_deals_of_two_variants() {
         assert!(text(&o.stderr).contains(msg), "{}", text(&o.stderr));
     }
 }
+
+#[test]
+fn retried_unknown_deals_merge_into_the_run_at_the_larger_limit() {
+    let d = dir();
+    let path = |n: &str| d.path().join(n).display().to_string();
+    let (base, retry, merged, direct) = (
+        path("base.csv"),
+        path("retry.csv"),
+        path("merged.csv"),
+        path("direct.csv"),
+    );
+    let args = |nodes: &str, deals: &[&str], csv: &str| -> Vec<String> {
+        let mut a: Vec<String> = [
+            "batch",
+            "canfield",
+            "--group-moves",
+            "any",
+            "--max-nodes",
+            nodes,
+            "--jobs",
+            "2",
+            "--max-memory",
+            "256M",
+            "--csv",
+            csv,
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        a.extend(deals.iter().map(|s| s.to_string()));
+        a
+    };
+    let run = |a: Vec<String>| {
+        let a: Vec<&str> = a.iter().map(|s| s.as_str()).collect();
+        let o = demon(&a);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        o
+    };
+    run(args("20k", &["--seeds", "1..120"], &base));
+    let unknown = |p: &str| {
+        std::fs::read_to_string(p)
+            .unwrap()
+            .lines()
+            .filter(|l| l.contains(",unknown,"))
+            .count()
+    };
+    let before = unknown(&base);
+    assert_eq!(before, 29, "unknown at 20,000 nodes");
+    let o = run(args("60000", &["--retry-unknown", &base], &retry));
+    assert!(
+        text(&o.stderr).contains(&format!("{before} deals (the unknown deals of")),
+        "{}",
+        text(&o.stderr)
+    );
+    assert_eq!(lines(Path::new(&retry)), before + 1);
+    // Folded in, the retried rows make the report of a run at the larger
+    // limit: the search is deterministic, and a deal decided within 20,000
+    // nodes is decided the same way within 60,000.
+    let o = demon(&["merge", &base, "--retried", &retry, "--csv", &merged]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    run(args("60000", &["--seeds", "1..120"], &direct));
+    assert_eq!(timeless(Path::new(&merged)), timeless(Path::new(&direct)));
+    let after = unknown(&direct);
+    assert_eq!(after, 19, "unknown at 60,000 nodes");
+    assert!(
+        text(&o.stdout).contains(&format!(
+            "retried in {retry}: {before} unknown deals solved again, {} of them decided",
+            before - after
+        )),
+        "{}",
+        text(&o.stdout)
+    );
+
+    // Refusals: other rules, the report itself as the output, a report
+    // with nothing unknown, and no deals at all (a usage error).
+    let mut a = args("60000", &["--retry-unknown", &base], &path("x.csv"));
+    a.extend(["--draw".into(), "1".into()]);
+    let a: Vec<&str> = a.iter().map(|s| s.as_str()).collect();
+    let o = demon(&a);
+    assert!(
+        text(&o.stderr).contains("the report's rules differ from this run's"),
+        "{}",
+        text(&o.stderr)
+    );
+    let a = args("60000", &["--retry-unknown", &base], &base);
+    let a: Vec<&str> = a.iter().map(|s| s.as_str()).collect();
+    let o = demon(&a);
+    assert!(
+        text(&o.stderr).contains("is the report being retried"),
+        "{}",
+        text(&o.stderr)
+    );
+    let easy = path("easy.csv");
+    run(args("60000", &["--seeds", "1..5"], &easy));
+    assert_eq!(unknown(&easy), 0);
+    let a = args("60000", &["--retry-unknown", &easy], &path("y.csv"));
+    let a: Vec<&str> = a.iter().map(|s| s.as_str()).collect();
+    let o = demon(&a);
+    assert!(
+        text(&o.stderr).contains("the report has no unknown deals"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = demon(&["batch", "canfield", "--max-nodes", "10"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("--seeds"), "{}", text(&o.stderr));
+    for never in ["x.csv", "y.csv"] {
+        assert!(!Path::new(&path(never)).exists(), "{never}");
+    }
+}

@@ -31,6 +31,9 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # A copy of the binary, so that rebuilding during a long run changes nothing.
 DEMON = os.path.join(ROOT, "target", "winnability", "demon")
+# The binary of the current tree, which reads the reports for the table (any
+# version's reading gives the same figures; the current one has every field).
+READER = os.path.join(ROOT, "target", "release", "demon")
 
 # Node limits per deal: a few seconds on one core of the recording machine
 # for one deck; less for two decks, where most deals are not decided at any
@@ -113,7 +116,7 @@ def solve(v, seeds, jobs, memory, out):
 
 
 def summary(path):
-    r = subprocess.run([DEMON, "merge", path, "--format", "json"],
+    r = subprocess.run([READER, "merge", path, "--format", "json"],
                        capture_output=True, text=True)
     if r.returncode != 0:
         print(f"skipping {path}: {r.stderr.strip()}", file=sys.stderr)
@@ -146,7 +149,7 @@ def table(out, seeds):
             continue
         rows.append((v, s))
     version = commit()
-    demon_version = subprocess.run([DEMON, "--version"], capture_output=True, text=True).stdout.strip()
+    demon_version = subprocess.run([READER, "--version"], capture_output=True, text=True).stdout.strip()
     cpu = "unknown CPU"
     try:
         with open("/proc/cpuinfo") as f:
@@ -247,8 +250,8 @@ def main():
         if n not in names:
             sys.exit(f"unknown variant '{n}' (known: {', '.join(names)})")
     os.makedirs(a.out, exist_ok=True)
+    run(["cargo", "build", "--release", "--locked", "-q", "-p", "demon-cli"], cwd=ROOT)
     if not a.table_only:
-        run(["cargo", "build", "--release", "--locked", "-q", "-p", "demon-cli"], cwd=ROOT)
         os.makedirs(os.path.dirname(DEMON), exist_ok=True)
         shutil.copy2(os.path.join(ROOT, "target", "release", "demon"), DEMON + ".new")
         os.replace(DEMON + ".new", DEMON)

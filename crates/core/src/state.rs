@@ -706,14 +706,17 @@ impl Game {
         }
         // At most: the rest of this pass, then one whole pass after a redeal
         // (further passes repeat it exactly, as no card leaves the talon).
+        // Bit `i` of `live`: talon position `i` still holds its card.
+        let live = !st.talon_gone & (u128::MAX >> (128 - n.max(1)));
+        let live = if n == 0 { 0 } else { live };
         let mut fresh_passes = 0;
         loop {
-            if (pos..n).all(|i| Self::gone(st, i)) {
+            if live >> pos == 0 {
                 let allowed = match redeals {
                     Redeals::Unlimited => true,
                     Redeals::Limited(k) => passes < k,
                 };
-                if !allowed || fresh_passes == 1 || !(0..n).any(|i| !Self::gone(st, i)) {
+                if !allowed || fresh_passes == 1 || live == 0 {
                     break;
                 }
                 fresh_passes += 1;
@@ -725,16 +728,25 @@ impl Game {
                 redeals_done += 1;
                 continue;
             }
-            let mut k = draw;
-            while k > 0 && pos < n {
-                if !Self::gone(st, pos) {
-                    k -= 1;
+            // Turn `draw` cards: past the draw-th card still in the talon
+            // (or to the end), then back to one past the highest card left
+            // below (the waste's new top).
+            let mut rest = live >> pos;
+            for _ in 0..draw {
+                if rest == 0 {
+                    pos = n;
+                    break;
                 }
-                pos += 1;
+                let t = rest.trailing_zeros() as usize + 1;
+                pos += t;
+                rest = if t >= 128 { 0 } else { rest >> t };
             }
-            while pos > 0 && Self::gone(st, pos - 1) {
-                pos -= 1;
-            }
+            let below = if pos >= 128 {
+                live
+            } else {
+                live & ((1u128 << pos) - 1)
+            };
+            pos = 128 - below.leading_zeros() as usize;
             turns += 1;
             if pos > 0 && seen >> (pos - 1) & 1 == 0 {
                 seen |= 1 << (pos - 1);

@@ -407,33 +407,33 @@ fn retried_unknown_deals_merge_into_the_run_at_the_larger_limit() {
 
     // Refusals: other rules, the report itself as the output, a report
     // with nothing unknown, and no deals at all (a usage error).
-    let mut a = args("60000", &["--retry-unknown", &base], &path("x.csv"));
-    a.extend(["--draw".into(), "1".into()]);
-    let a: Vec<&str> = a.iter().map(|s| s.as_str()).collect();
-    let o = demon(&a);
-    assert!(
-        text(&o.stderr).contains("the report's rules differ from this run's"),
-        "{}",
-        text(&o.stderr)
-    );
-    let a = args("60000", &["--retry-unknown", &base], &base);
-    let a: Vec<&str> = a.iter().map(|s| s.as_str()).collect();
-    let o = demon(&a);
-    assert!(
-        text(&o.stderr).contains("is the report being retried"),
-        "{}",
-        text(&o.stderr)
-    );
     let easy = path("easy.csv");
     run(args("60000", &["--seeds", "1..5"], &easy));
     assert_eq!(unknown(&easy), 0);
-    let a = args("60000", &["--retry-unknown", &easy], &path("y.csv"));
-    let a: Vec<&str> = a.iter().map(|s| s.as_str()).collect();
-    let o = demon(&a);
-    assert!(
-        text(&o.stderr).contains("the report has no unknown deals"),
-        "{}",
-        text(&o.stderr)
+    let mut other_rules = args("60000", &["--retry-unknown", &base], &path("x.csv"));
+    other_rules.extend(["--draw".into(), "1".into()]);
+    let refusals = [
+        (other_rules, "the report's rules differ from this run's"),
+        (
+            args("60000", &["--retry-unknown", &base], &base),
+            "is the report being retried",
+        ),
+        (
+            args("60000", &["--retry-unknown", &easy], &path("y.csv")),
+            "the report has no unknown deals",
+        ),
+    ];
+    let kept = std::fs::read(&base).unwrap();
+    for (a, msg) in refusals {
+        let a: Vec<&str> = a.iter().map(|s| s.as_str()).collect();
+        let o = demon(&a);
+        assert_eq!(o.status.code(), Some(1), "{msg}");
+        assert!(text(&o.stderr).contains(msg), "{}", text(&o.stderr));
+    }
+    assert_eq!(
+        std::fs::read(&base).unwrap(),
+        kept,
+        "the retried report is untouched"
     );
     let o = demon(&["batch", "canfield", "--max-nodes", "10"]);
     assert_eq!(o.status.code(), Some(2));

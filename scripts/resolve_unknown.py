@@ -50,7 +50,25 @@ def main():
           f"at {a.max_nodes:,} nodes", flush=True)
 
     os.makedirs(a.out, exist_ok=True)
+    # One sample per directory: a rerun must ask for the same one.
+    params = {"report": os.path.relpath(os.path.abspath(a.report), ROOT), "options": a.options,
+              "sample": a.sample, "seed": a.seed, "max_nodes": a.max_nodes, "max_memory": a.max_memory}
+    pf = os.path.join(a.out, "params.json")
+    if os.path.exists(pf):
+        was = json.load(open(pf))
+        if was != params:
+            sys.exit(f"{a.out} holds another sample: {was}; use another --out")
+    else:
+        with open(pf, "w") as f:
+            json.dump(params, f, indent=1)
+            f.write("\n")
     out = os.path.join(a.out, "deals.csv")
+    # A line cut short by a kill is dropped (its deal is solved again).
+    if os.path.exists(out):
+        data = open(out, "rb").read()
+        if data and not data.endswith(b"\n"):
+            with open(out, "wb") as f:
+                f.write(data[: data.rfind(b"\n") + 1])
     done = set()
     if os.path.exists(out):
         with open(out, newline="") as f:
@@ -79,7 +97,7 @@ def main():
             print(f"seed {seed}: {d['verdict']} ({s['nodes']:,} nodes, {s['seconds']:.1f} s)", flush=True)
 
     with open(out, newline="") as f:
-        got = list(csv.DictReader(f))
+        got = [r for r in csv.DictReader(f) if int(r["seed"]) in sample]
     count = {v: sum(1 for r in got if r["verdict"] == v) for v in ("won", "lost", "unknown")}
     print(f"{len(got)} re-solved: won {count['won']}, lost {count['lost']}, unknown {count['unknown']}")
 

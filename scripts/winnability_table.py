@@ -165,7 +165,7 @@ def table(out, seeds):
         "# Winnability of the Canfield family",
         "",
         f"Generated {now} by `python3 scripts/winnability_table.py --seeds {seeds}` "
-        f"({demon_version}, table written at commit {version}) on {cpu}, {os.cpu_count()} cores, {platform.system()} "
+        f"(reports read by {demon_version} at commit {version}; `NAME.versions` names the commits that solved them) on {cpu}, {os.cpu_count()} cores, {platform.system()} "
         f"{platform.release()}. Deals are demon's seeds 1 to N of each variant; the raw reports "
         "are the CSV files beside this one (`demon merge FILE` summarises one).",
         "",

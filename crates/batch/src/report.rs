@@ -554,6 +554,9 @@ pub struct Retried {
     pub replaced: u64,
     /// Of those, the ones the retry decided.
     pub decided: u64,
+    /// Unknown rows the retry does not cover (they keep their earlier
+    /// limits: an interrupted retry, or one shard of it).
+    pub not_covered: u64,
 }
 
 /// Applies a report that solved again some of `rows`' unknown deals at
@@ -603,6 +606,11 @@ pub fn apply_retry(rows: &mut [Row], path: &Path) -> Result<Retried, ReportError
             }
         }
     }
+    let unknown = rows
+        .iter()
+        .filter(|r| r.verdict == Verdict::Unknown)
+        .count() as u64;
+    done.not_covered = unknown - done.replaced;
     for (i, r) in apply {
         rows[i] = r;
     }
@@ -908,9 +916,15 @@ mod tests {
             done,
             Retried {
                 replaced: 2,
-                decided: 1
+                decided: 1,
+                not_covered: 0
             }
         );
+        // A retry of seed 4 alone leaves seed 2 at the earlier limits.
+        let part = file("part.csv", &[unknown(4)]);
+        let mut part_rows = base.clone();
+        let d = apply_retry(&mut part_rows, &part).unwrap();
+        assert_eq!((d.replaced, d.decided, d.not_covered), (1, 0, 1));
         let mut want = base.clone();
         want[1] = row(2);
         assert_eq!(rows, want);

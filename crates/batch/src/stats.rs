@@ -172,7 +172,8 @@ impl Summary {
         }
     }
 
-    /// Nodes over time, for all the deals together.
+    /// Nodes over the deals' summed solve time: the speed of one job (a
+    /// run of N jobs goes about N times as fast).
     pub fn nodes_per_second(&self) -> Option<f64> {
         let (n, s) = (self.nodes?, self.seconds?);
         (s.total > 0.0).then(|| n.total / s.total)
@@ -259,11 +260,17 @@ impl fmt::Display for Summary {
                 n.mean, n.median, n.p99, n.max
             )?;
         }
-        if let (Some(rate), Some(l)) = (self.nodes_per_second(), self.largest) {
+        if let Some(rate) = self.nodes_per_second() {
             writeln!(
                 f,
-                "{:.2} Mnodes/s; most positions stored: seed {}, {} positions in {:.1} MiB ({:.0} bytes each)",
-                rate / 1e6,
+                "speed: {:.2} Mnodes/s per job (nodes over the deals' summed time)",
+                rate / 1e6
+            )?;
+        }
+        if let Some(l) = self.largest.filter(|l| l.stored > 0) {
+            writeln!(
+                f,
+                "most positions stored: seed {}, {} positions in {:.1} MiB ({:.0} bytes each)",
                 l.seed,
                 l.stored,
                 l.peak_memory as f64 / (1u64 << 20) as f64,

@@ -64,7 +64,7 @@ pub enum Command {
     ///
     /// Each deal is searched on one thread; deals are spread over --jobs threads. --max-memory is the whole run's budget, shared equally by the jobs. The report gets one row per deal in seed order, each written as soon as it can be; a deal finished ahead of its turn waits in FILE.pending. Stopped by Ctrl-C or a kill, the run loses nothing it finished: run the same command with --resume to continue it.
     #[command(
-        after_help = "Examples:\n  demon batch canfield --seeds 1..1000 --group-moves any --csv canfield.csv\n  demon batch canfield --seeds 1..1000 --group-moves any --csv canfield.csv --resume\n  demon batch storehouse --rules pysolfc --seeds 1..10000 --timeout 10 --jobs 2 --max-memory 8G\n  demon batch canfield --seeds 1..1000000 --shard 3/8 --csv part3.csv\n  demon batch canfield --retry-unknown canfield.csv --max-nodes 50M --csv canfield-50M.csv\n\nSeeds A..B include both ends. --shard I/N takes every N-th seed starting at the I-th; merge the shards' reports with `demon merge`.\nExit code: 0 done, 130 interrupted (continue with --resume), 1 error, 2 bad arguments."
+        after_help = "Examples:\n  demon batch canfield --seeds 1..1000 --group-moves any --csv canfield.csv\n  demon batch canfield --seeds 1..1000 --group-moves any --csv canfield.csv --resume\n  demon batch storehouse --rules pysolfc --seeds 1..10000 --timeout 10 --jobs 2 --max-memory 8G\n  demon batch canfield --seeds 1..1000000 --shard 3/8 --csv part3.csv\n  demon batch canfield --group-moves any --retry-unknown canfield.csv --max-nodes 50M --csv canfield-50M.csv\n\nSeeds A..B include both ends. --shard I/N takes every N-th seed starting at the I-th; merge the shards' reports with `demon merge`.\nExit code: 0 done, 130 interrupted (continue with --resume), 1 error, 2 bad arguments."
     )]
     Batch {
         #[command(flatten)]
@@ -122,7 +122,7 @@ pub enum Command {
         /// The reports to merge.
         #[arg(value_name = "FILE", required = true)]
         files: Vec<PathBuf>,
-        /// A report of `demon batch --retry-unknown` over these reports: its rows replace their unknown rows (repeatable, applied in order).
+        /// A report of `demon batch --retry-unknown` over these reports: its rows replace their unknown rows (repeatable, applied in order; fold the shards of a retry in this way, one --retried each).
         #[arg(long, value_name = "FILE")]
         retried: Vec<PathBuf>,
         /// Write the merged rows, in seed order, to this new file.
@@ -212,24 +212,34 @@ impl LimitArgs {
     }
 }
 
-/// Parses a count: `2000000`, `2M`, `500k`, `1.5G` (powers of ten).
+/// Parses a count: `2000000`, `2M`, `500k`, `1.5G` (powers of ten), in
+/// integers throughout (no float rounding: `4.1M` is 4100000).
 pub fn parse_count(s: &str) -> Result<u64, String> {
+    let bad = || format!("'{s}' is not a count (e.g. 2000000, 2M, 500K)");
     let t = s.trim();
-    let (num, mul) = match t.char_indices().last() {
-        Some((i, 'k' | 'K')) => (&t[..i], 1e3),
-        Some((i, 'm' | 'M')) => (&t[..i], 1e6),
-        Some((i, 'g' | 'G')) => (&t[..i], 1e9),
-        _ => (t, 1.0),
+    let (num, digits) = match t.char_indices().last() {
+        Some((i, 'k' | 'K')) => (&t[..i], 3u32),
+        Some((i, 'm' | 'M')) => (&t[..i], 6),
+        Some((i, 'g' | 'G')) => (&t[..i], 9),
+        _ => (t, 0),
     };
-    if mul == 1.0 {
-        return t
-            .parse()
-            .map_err(|_| format!("'{s}' is not a count (e.g. 2000000, 2M, 500K)"));
+    let (whole, frac) = num.split_once('.').unwrap_or((num, ""));
+    let all_digits = |x: &str| x.bytes().all(|b| b.is_ascii_digit());
+    if whole.is_empty() || !all_digits(whole) || !all_digits(frac) || frac.len() > digits as usize {
+        return Err(bad());
     }
-    match num.parse::<f64>() {
-        Ok(v) if v >= 0.0 && (v * mul).fract() == 0.0 && v * mul < 1.8e19 => Ok((v * mul) as u64),
-        _ => Err(format!("'{s}' is not a count (e.g. 2000000, 2M, 500K)")),
-    }
+    let scale = 10u64.pow(digits);
+    let frac_value = if frac.is_empty() {
+        0
+    } else {
+        frac.parse::<u64>().map_err(|_| bad())? * 10u64.pow(digits - frac.len() as u32)
+    };
+    whole
+        .parse::<u64>()
+        .ok()
+        .and_then(|w| w.checked_mul(scale))
+        .and_then(|w| w.checked_add(frac_value))
+        .ok_or_else(bad)
 }
 
 /// Parses `4G`, `512M`, `1.5GiB`, `100000` (bytes).
@@ -624,7 +634,24 @@ mod tests {
         assert_eq!(parse_count("250k"), Ok(250_000));
         assert_eq!(parse_count("1.5G"), Ok(1_500_000_000));
         assert_eq!(parse_count(" 7 "), Ok(7));
-        for bad in ["", "M", "2x", "-1M", "1.5", "0.0001K", "2MB", "1e30G"] {
+        // Decimals that binary floating point would round off.
+        assert_eq!(parse_count("4.1M"), Ok(4_100_000));
+        assert_eq!(parse_count("8.2M"), Ok(8_200_000));
+        assert_eq!(parse_count("16.1K"), Ok(16_100));
+        assert_eq!(parse_count("2.01M"), Ok(2_010_000));
+        assert_eq!(parse_count("18446744073709551615"), Ok(u64::MAX));
+        for bad in [
+            "",
+            "M",
+            "2x",
+            "-1M",
+            "1.5",
+            "0.0001K",
+            "2MB",
+            "1e30G",
+            ".5M",
+            "20000000000G",
+        ] {
             assert!(parse_count(bad).is_err(), "{bad}");
         }
     }

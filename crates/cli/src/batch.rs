@@ -376,6 +376,16 @@ pub fn batch(
             );
         }
     }
+    if let Deals::Retry { report, .. } = &run.deals {
+        let was = std::fs::read_to_string(demon_batch::report::settings_path(report));
+        if was.is_ok_and(|w| w.trim() == settings(&job)) {
+            bail!(
+                "--retry-unknown {}: this run's limits are the report's ({}), so every unknown deal would stay unknown; give larger ones (--max-nodes, --timeout, --max-memory)",
+                report.display(),
+                settings(&job)
+            );
+        }
+    }
     let (mut sink, todo) = Sink::open(
         csv,
         resume,
@@ -383,7 +393,14 @@ pub fn batch(
         &signature,
         &settings(&job),
         order,
-    )?;
+    )
+    .with_context(|| match &run.deals {
+        Deals::Retry { report, .. } => format!(
+            "a retry's deals are the unknown deals of {} as it is now: if it changed since this retry began, start a new retry report",
+            report.display()
+        ),
+        Deals::Range(_) => "cannot open the report".into(),
+    })?;
     let done = sink.len();
     eprintln!(
         "{}: {}, {threads} job{}, {} per deal{}{}",
@@ -732,6 +749,19 @@ pub fn merge(
 ) -> Result<ExitCode> {
     let mut m = demon_batch::merge(files)?;
     let mut retries = Vec::new();
+    // The same file twice would count its unknown rows as solved again.
+    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    };
+    for (i, r) in retried.iter().enumerate() {
+        if files.iter().chain(&retried[..i]).any(|f| same(f, r)) {
+            bail!(
+                "--retried {} is given twice (as a report or an earlier --retried)",
+                r.display()
+            );
+        }
+    }
     for r in retried {
         let done = demon_batch::apply_retry(&mut m.rows, r)
             .with_context(|| format!("--retried {}", r.display()))?;
@@ -750,6 +780,7 @@ pub fn merge(
             .map(|(r, d)| {
                 serde_json::json!({
                     "report": r.display().to_string(), "replaced": d.replaced, "decided": d.decided,
+                    "not_covered": d.not_covered,
                 })
             })
             .collect();
@@ -770,11 +801,20 @@ pub fn merge(
     for (r, d) in &retries {
         writeln!(
             out,
-            "retried in {}: {} unknown deal{} solved again, {} of them decided",
+            "retried in {}: {} unknown deal{} solved again, {} of them decided{}",
             r.display(),
             d.replaced,
             if d.replaced == 1 { "" } else { "s" },
-            d.decided
+            d.decided,
+            if d.not_covered > 0 {
+                format!(
+                    "; {} unknown deal{} not in it (still at the earlier limits)",
+                    d.not_covered,
+                    if d.not_covered == 1 { "" } else { "s" }
+                )
+            } else {
+                String::new()
+            }
         )?;
     }
     write!(out, "{}", Summary::of(&m.rows))?;

@@ -407,6 +407,51 @@ fn retried_unknown_deals_merge_into_the_run_at_the_larger_limit() {
 
     // Refusals: other rules, the report itself as the output, a report
     // with nothing unknown, and no deals at all (a usage error).
+    // The retry in two shards, folded in one --retried each, gives the
+    // same report; the JSON summary says what each retry did.
+    let (s1, s2, merged2) = (path("s1.csv"), path("s2.csv"), path("merged2.csv"));
+    run(args(
+        "60000",
+        &["--retry-unknown", &base, "--shard", "1/2"],
+        &s1,
+    ));
+    run(args(
+        "60000",
+        &["--retry-unknown", &base, "--shard", "2/2"],
+        &s2,
+    ));
+    assert_eq!(lines(Path::new(&s1)) + lines(Path::new(&s2)), before + 2);
+    let o = demon(&[
+        "merge",
+        &base,
+        "--retried",
+        &s1,
+        "--retried",
+        &s2,
+        "--csv",
+        &merged2,
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(timeless(Path::new(&merged2)), timeless(Path::new(&direct)));
+    let o = demon(&["merge", &base, "--retried", &s1, "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let r = &v["retried"][0];
+    assert_eq!(
+        (r["replaced"].as_u64(), r["not_covered"].as_u64()),
+        (
+            Some(lines(Path::new(&s1)) as u64 - 1),
+            Some(lines(Path::new(&s2)) as u64 - 1)
+        )
+    );
+    assert!(v["nodes_per_second"].as_f64().unwrap() > 0.0);
+    assert!(v["largest_search"]["stored"].as_u64().unwrap() > 0);
+    let o = demon(&["merge", &base, "--retried", &s1, "--retried", &s1]);
+    assert!(
+        text(&o.stderr).contains("is given twice"),
+        "{}",
+        text(&o.stderr)
+    );
+
     let easy = path("easy.csv");
     run(args("60000", &["--seeds", "1..5"], &easy));
     assert_eq!(unknown(&easy), 0);
@@ -417,6 +462,10 @@ fn retried_unknown_deals_merge_into_the_run_at_the_larger_limit() {
         (
             args("60000", &["--retry-unknown", &base], &base),
             "is the report being retried",
+        ),
+        (
+            args("20k", &["--retry-unknown", &base], &path("z.csv")),
+            "this run's limits are the report's",
         ),
         (
             args("60000", &["--retry-unknown", &easy], &path("y.csv")),
@@ -438,7 +487,7 @@ fn retried_unknown_deals_merge_into_the_run_at_the_larger_limit() {
     let o = demon(&["batch", "canfield", "--max-nodes", "10"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("--seeds"), "{}", text(&o.stderr));
-    for never in ["x.csv", "y.csv"] {
+    for never in ["x.csv", "y.csv", "z.csv"] {
         assert!(!Path::new(&path(never)).exists(), "{never}");
     }
 }

@@ -706,7 +706,10 @@ impl Game {
         }
         // At most: the rest of this pass, then one whole pass after a redeal
         // (further passes repeat it exactly, as no card leaves the talon).
-        // Bit `i` of `live`: talon position `i` still holds its card.
+        // Bit `i` of `live`: talon position `i` still holds its card. A talon
+        // has at most 127 cards (`Game::new` refuses more), so `pos` < 128
+        // and no shift below reaches 128.
+        debug_assert!(n < 128);
         let live = !st.talon_gone & (u128::MAX >> (128 - n.max(1)));
         let live = if n == 0 { 0 } else { live };
         let mut fresh_passes = 0;

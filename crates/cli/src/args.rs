@@ -64,7 +64,8 @@ pub enum Command {
     ///
     /// Each deal is searched on one thread; deals are spread over --jobs threads. --max-memory is the whole run's budget, shared equally by the jobs. The report gets one row per deal in seed order, each written as soon as it can be; a deal finished ahead of its turn waits in FILE.pending. Stopped by Ctrl-C or a kill, the run loses nothing it finished: run the same command with --resume to continue it.
     #[command(
-        after_help = "Examples:\n  demon batch canfield --seeds 1..1000 --group-moves any --csv canfield.csv\n  demon batch canfield --seeds 1..1000 --group-moves any --csv canfield.csv --resume\n  demon batch storehouse --rules pysolfc --seeds 1..10000 --timeout 10 --jobs 2 --max-memory 8G\n  demon batch canfield --seeds 1..1000000 --shard 3/8 --csv part3.csv\n  demon batch canfield --group-moves any --retry-unknown canfield.csv --max-nodes 50M --csv canfield-50M.csv\n\nSeeds A..B include both ends. --shard I/N takes every N-th seed starting at the I-th; merge the shards' reports with `demon merge`.\nExit code: 0 done, 130 interrupted (continue with --resume), 1 error, 2 bad arguments."
+        after_help = "Examples:\n  demon batch canfield --seeds 1..1000 --group-moves any --csv canfield.csv\n  demon batch canfield --seeds 1..1000 --group-moves any --csv canfield.csv --resume\n  demon batch storehouse --rules pysolfc --seeds 1..10000 --timeout 10 --jobs 2 --max-memory 8G\n  demon batch canfield --seeds 1..1000000 --shard 3/8 --csv part3.csv\n  demon batch canfield --group-moves any --retry-unknown canfield.csv --max-nodes 50M --csv canfield-50M.csv\n\nSeeds A..B include both ends. --shard I/N takes every N-th seed starting at the I-th; merge the shards' reports with `demon merge`.\nExit code: 0 done, 130 interrupted (continue with --resume), 1 error, 2 bad arguments.",
+        group = clap::ArgGroup::new("deals").required(true).args(["seeds", "retry_unknown"])
     )]
     Batch {
         #[command(flatten)]
@@ -92,7 +93,8 @@ pub enum Command {
     ///
     /// Each --variant is 'NAME: options', the options being rule options of the game (as for `demon rules`), applied over the rule options given outside the variants; a variant with no options has just those. The table gives each variant's win rate with its 95% interval, and for each variant against the first, the deals won under one only and McNemar's exact test.
     #[command(
-        after_help = "Examples:\n  demon compare canfield --seeds 1..1000 --variant 'whole: --group-moves whole' --variant 'any: --group-moves any'\n  demon compare storehouse --seeds 1..2000 --variant 'standard:' --variant 'pysolfc: --rules pysolfc' --csv store\n\nWith --csv PREFIX each variant's rows go to PREFIX-NAME.csv, a report like `demon batch` writes (and --resume continues), and the table to PREFIX-compare.csv.\nExit code: 0 done, 130 interrupted, 1 error, 2 bad arguments."
+        after_help = "Examples:\n  demon compare canfield --seeds 1..1000 --variant 'whole: --group-moves whole' --variant 'any: --group-moves any'\n  demon compare storehouse --seeds 1..2000 --variant 'standard:' --variant 'pysolfc: --rules pysolfc' --csv store\n\nWith --csv PREFIX each variant's rows go to PREFIX-NAME.csv, a report like `demon batch` writes (and --resume continues), and the table to PREFIX-compare.csv.\nExit code: 0 done, 130 interrupted, 1 error, 2 bad arguments.",
+        group = clap::ArgGroup::new("deals").required(true).args(["seeds"])
     )]
     Compare {
         /// The game, and rule options shared by every variant.

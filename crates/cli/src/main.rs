@@ -36,18 +36,6 @@ fn main() -> ExitCode {
     }
 }
 
-/// Exits as clap does for a missing required argument (usage error, exit 2).
-fn missing(sub: &str, what: &str) -> ! {
-    use clap::CommandFactory;
-    let mut cmd = Cli::command();
-    let cmd = cmd.find_subcommand_mut(sub).expect("a subcommand");
-    cmd.error(
-        clap::error::ErrorKind::MissingRequiredArgument,
-        format!("the following required arguments were not provided:\n  {what}"),
-    )
-    .exit()
-}
-
 fn run(cli: Cli) -> Result<ExitCode> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -140,9 +128,6 @@ fn run(cli: Cli) -> Result<ExitCode> {
             resume,
             retry_unknown,
         } => {
-            if run.seeds.is_none() && retry_unknown.is_none() {
-                missing("batch", "--seeds <A..B> (or --retry-unknown <REPORT>)");
-            }
             let r = batch::RunArgs::new(&run, &limits, retry_unknown.as_deref())?;
             let code = batch::batch(&mut out, &game, &r, csv.as_deref(), resume)?;
             out.flush()?;
@@ -160,9 +145,6 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 .iter()
                 .map(|v| batch::parse_variant(&game, v))
                 .collect::<Result<Vec<_>>>()?;
-            if run.seeds.is_none() {
-                missing("compare", "--seeds <A..B>");
-            }
             let r = batch::RunArgs::new(&run, &limits, None)?;
             let code = batch::compare(&mut out, &vs, &r, csv.as_deref(), resume)?;
             out.flush()?;

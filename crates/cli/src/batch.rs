@@ -156,28 +156,50 @@ impl<'a> RunArgs<'a> {
         s
     }
 
-    /// Refuses a retry under other rules than the report's.
-    fn check_retry(&self, game: &GameArgs, rules: &str) -> Result<()> {
-        if let Deals::Retry {
+    /// Refuses a retry under other rules than the report's, at the
+    /// report's own limits (`settings`), or written over the report itself.
+    fn check_retry(
+        &self,
+        game: &GameArgs,
+        rules: &str,
+        settings: &str,
+        csv: Option<&Path>,
+    ) -> Result<()> {
+        let Deals::Retry {
             report,
             game: g,
             rules: r,
             ..
         } = &self.deals
-        {
-            if g != game.game.name() {
-                bail!(
-                    "--retry-unknown {}: the report is of {g}, and this run is of {}",
-                    report.display(),
-                    game.game.name()
-                );
-            }
-            if r != rules {
-                bail!(
-                    "--retry-unknown {}: the report's rules differ from this run's (give the same rule options):\n  report: {r}\n  run:    {rules}",
-                    report.display()
-                );
-            }
+        else {
+            return Ok(());
+        };
+        if g != game.game.name() {
+            bail!(
+                "--retry-unknown {}: the report is of {g}, and this run is of {}",
+                report.display(),
+                game.game.name()
+            );
+        }
+        if r != rules {
+            bail!(
+                "--retry-unknown {}: the report's rules differ from this run's (give the same rule options):\n  report: {r}\n  run:    {rules}",
+                report.display()
+            );
+        }
+        if let Some(out) = csv.filter(|out| same_file(report, out)) {
+            bail!(
+                "--csv {} is the report being retried: write the retry to a new file, then fold it in with `demon merge {} --retried NEW`",
+                out.display(),
+                report.display()
+            );
+        }
+        let was = std::fs::read_to_string(demon_batch::report::settings_path(report));
+        if was.is_ok_and(|w| w.trim() == settings) {
+            bail!(
+                "--retry-unknown {}: this run's limits are the report's ({settings}), so every unknown deal would stay unknown; give larger ones (--max-nodes, --timeout, --max-memory)",
+                report.display()
+            );
         }
         Ok(())
     }
@@ -362,36 +384,14 @@ pub fn batch(
     let order = run.order()?;
     let total = order.len();
     let signature = job.rules.signature();
-    run.check_retry(game, &signature)?;
-    if let (Deals::Retry { report, .. }, Some(out)) = (&run.deals, csv) {
-        let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
-            (Ok(a), Ok(b)) => a == b,
-            _ => a == b,
-        };
-        if same(report, out) {
-            bail!(
-                "--csv {} is the report being retried: write the retry to a new file, then fold it in with `demon merge {} --retried NEW`",
-                out.display(),
-                report.display()
-            );
-        }
-    }
-    if let Deals::Retry { report, .. } = &run.deals {
-        let was = std::fs::read_to_string(demon_batch::report::settings_path(report));
-        if was.is_ok_and(|w| w.trim() == settings(&job)) {
-            bail!(
-                "--retry-unknown {}: this run's limits are the report's ({}), so every unknown deal would stay unknown; give larger ones (--max-nodes, --timeout, --max-memory)",
-                report.display(),
-                settings(&job)
-            );
-        }
-    }
+    let limits = settings(&job);
+    run.check_retry(game, &signature, &limits, csv)?;
     let (mut sink, todo) = Sink::open(
         csv,
         resume,
         game.game.name(),
         &signature,
-        &settings(&job),
+        &limits,
         order,
     )
     .with_context(|| match &run.deals {
@@ -502,6 +502,14 @@ pub fn parse_variant(shared: &GameArgs, spec: &str) -> Result<Variant> {
         name: name.to_string(),
         game,
     })
+}
+
+/// Whether two paths name one file (as given, when either does not exist).
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
 }
 
 /// The report file of one variant of a comparison.
@@ -750,12 +758,8 @@ pub fn merge(
     let mut m = demon_batch::merge(files)?;
     let mut retries = Vec::new();
     // The same file twice would count its unknown rows as solved again.
-    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => a == b,
-    };
     for (i, r) in retried.iter().enumerate() {
-        if files.iter().chain(&retried[..i]).any(|f| same(f, r)) {
+        if files.iter().chain(&retried[..i]).any(|f| same_file(f, r)) {
             bail!(
                 "--retried {} is given twice (as a report or an earlier --retried)",
                 r.display()

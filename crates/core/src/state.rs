@@ -710,8 +710,11 @@ impl Game {
         // has at most 127 cards (`Game::new` refuses more), so `pos` < 128
         // and no shift below reaches 128.
         debug_assert!(n < 128);
-        let live = !st.talon_gone & (u128::MAX >> (128 - n.max(1)));
-        let live = if n == 0 { 0 } else { live };
+        let live = if n == 0 {
+            0
+        } else {
+            !st.talon_gone & (u128::MAX >> (128 - n))
+        };
         let mut fresh_passes = 0;
         loop {
             if live >> pos == 0 {
@@ -740,16 +743,12 @@ impl Game {
                     pos = n;
                     break;
                 }
+                // The live card is below bit 127 (n < 128), so t < 128.
                 let t = rest.trailing_zeros() as usize + 1;
                 pos += t;
-                rest = if t >= 128 { 0 } else { rest >> t };
+                rest >>= t;
             }
-            let below = if pos >= 128 {
-                live
-            } else {
-                live & ((1u128 << pos) - 1)
-            };
-            pos = 128 - below.leading_zeros() as usize;
+            pos = 128 - (live & ((1u128 << pos) - 1)).leading_zeros() as usize;
             turns += 1;
             if pos > 0 && seen >> (pos - 1) & 1 == 0 {
                 seen |= 1 << (pos - 1);

@@ -193,7 +193,7 @@ def table(out, seeds):
         else:
             p, agree = "–", "–"
         partial = "" if s["deals"] >= seeds else f" (of {seeds})"
-        # Nodes over time for the whole report; peak memory over positions
+        # One job's speed (nodes over the deals' summed time); peak memory over positions
         # for its deal that stored the most (where the table dominates).
         rate_ns = s["nodes_per_second"] or 0.0
         bpp = s["largest_search"]["bytes_per_position"] if s["largest_search"] else 0.0

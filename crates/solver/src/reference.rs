@@ -14,7 +14,12 @@ type Level = (MoveList, usize, Option<(Move, Undo)>);
 /// `Some(true)` if the game can be won, `Some(false)` if not, `None` if
 /// more than `max_nodes` positions would have to be visited.
 pub fn reference_solve(game: &Game, max_nodes: usize) -> Option<bool> {
-    let mut st = game.initial();
+    reference_solve_from(game, &game.initial(), max_nodes)
+}
+
+/// [`reference_solve`] from position `start` instead of the deal.
+pub fn reference_solve_from(game: &Game, start: &State, max_nodes: usize) -> Option<bool> {
+    let mut st = start.clone();
     if game.is_won(&st) {
         return Some(true);
     }

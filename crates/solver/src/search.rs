@@ -976,61 +976,71 @@ impl<'g> Searcher<'g> {
 /// Plays provably safe foundation moves until none is left, recording them
 /// in `autos`.
 fn play_safe_moves(g: &Game, st: &mut State, autos: &mut Vec<(Move, Undo)>) {
+    while let Some(m) = safe_move(g, st) {
+        let u = g.play(st, m);
+        autos.push((m, u));
+    }
+}
+
+/// The first foundation move of `st` that the search plays without
+/// branching, if any: a tableau top card, or the waste top when the stock
+/// is dealt one card at a time, that [`safe_to_found`] accepts, under the
+/// conditions that argument needs (see there).
+pub fn safe_move(g: &Game, st: &State) -> Option<Move> {
     let rules = g.rules();
     if rules.worrying_back {
-        return;
+        return None;
     }
-    let empty_ok = match rules.stock {
-        Stock::ToTableau {
-            only_when_no_empty: true,
-        } => false,
-        _ => match rules.empty_space {
-            EmptySpace::Any => true,
-            _ => g.reserve(st).is_empty(),
-        },
+    // A deal that waits for every pile to be filled: a card the winning
+    // line would have kept (or moved into a space) could be the one that
+    // lets it deal, so nothing is played early while the stock has cards.
+    if let Stock::ToTableau {
+        only_when_no_empty: true,
+    } = rules.stock
+    {
+        if !g.stock_empty(st) {
+            return None;
+        }
+    }
+    // Taking a lone card off its pile empties it early; that is only an
+    // extra option unless the reserve would fill it.
+    let empty_ok = match rules.empty_space {
+        EmptySpace::Any => true,
+        _ => g.reserve(st).is_empty(),
     };
-    let draw1 = matches!(rules.stock, Stock::ToWaste { draw: 1, .. });
-    'again: loop {
-        for p in 0..rules.piles as usize {
-            let cs = g.pile(st, p);
-            if let Some(&c) = cs.last() {
-                if cs.len() == 1 && !empty_ok {
-                    continue;
-                }
-                if let Some(f) = g.foundation_for(st, c) {
-                    if safe_to_found(g, st, c) {
-                        let m = Move::Play {
-                            from: Loc::Tableau(p as u8),
-                            to: Loc::Foundation(f),
-                            count: 1,
-                            card: c,
-                        };
-                        let u = g.play(st, m);
-                        autos.push((m, u));
-                        continue 'again;
-                    }
+    for p in 0..rules.piles as usize {
+        let cs = g.pile(st, p);
+        if let Some(&c) = cs.last() {
+            if cs.len() == 1 && !empty_ok {
+                continue;
+            }
+            if let Some(f) = g.foundation_for(st, c) {
+                if safe_to_found(g, st, c) {
+                    return Some(Move::Play {
+                        from: Loc::Tableau(p as u8),
+                        to: Loc::Foundation(f),
+                        count: 1,
+                        card: c,
+                    });
                 }
             }
         }
-        if draw1 {
-            if let Some(c) = g.waste_top(st) {
-                if let Some(f) = g.foundation_for(st, c) {
-                    if safe_to_found(g, st, c) {
-                        let m = Move::Play {
-                            from: Loc::Waste,
-                            to: Loc::Foundation(f),
-                            count: 1,
-                            card: c,
-                        };
-                        let u = g.play(st, m);
-                        autos.push((m, u));
-                        continue 'again;
-                    }
-                }
-            }
-        }
-        break;
     }
+    if matches!(rules.stock, Stock::ToWaste { draw: 1, .. }) {
+        if let Some(c) = g.waste_top(st) {
+            if let Some(f) = g.foundation_for(st, c) {
+                if safe_to_found(g, st, c) {
+                    return Some(Move::Play {
+                        from: Loc::Waste,
+                        to: Loc::Foundation(f),
+                        count: 1,
+                        card: c,
+                    });
+                }
+            }
+        }
+    }
+    None
 }
 
 /// Which of a position's moves [`generate`] lists.
@@ -1300,47 +1310,106 @@ fn generate_onto(
 }
 
 /// Whether moving `c` (the next card of its foundation) up now can never
-/// cost a win.
+/// cost a win. Cards never leave the foundations (no worrying back) and
+/// the caller's conditions hold (see [`safe_move`]).
 ///
-/// Proof sketch. Suppose no card that could ever be built on `c` in the
-/// tableau is left outside the foundations (all copies of the cards one
-/// rank below `c` in the colours or suits the build rule allows, counting
-/// a King below an Ace when Kings go on Aces), and cards never leave the
-/// foundations (no worrying back; the caller checks). Take any winning
-/// line from the position with `c` still down, and delete from it every
-/// move of `c` alone, cutting `c` from the top of any run it moves with.
-/// Nothing is ever put on `c` by building, so `c` is always the top card
-/// of its pile or alone on the waste top; every other card's position and
-/// every other move's legality are unchanged, with these caveats, which the
-/// caller rules out: the reserve filling a space that `c`'s removal empties
-/// (it would fill with a different card than in the winning line), a
-/// to-tableau stock that may not be dealt while a pile is empty, and taking
-/// `c` off a draw-3 waste (which shifts the cards later turns show; the
-/// trap Wolter's solver fell into). A pile emptied early is otherwise only
-/// an extra option. So the edited line wins from the position with `c` up.
+/// Call the cards that may be built on a card in the tableau (one rank
+/// below it in the colours or suits the build rule allows, a King below an
+/// Ace when Kings go on Aces) its holders-on. The rule:
+/// - two decks: every copy of every holder-on of `c` is up, and every
+///   foundation of `c`'s suit has reached `c`'s rank (so the other copy of
+///   `c` always has a foundation to go to);
+/// - one deck: every holder-on `b` of `c` is up or next on its foundation;
+///   every holder-on `d` of such a `b` is up or next; every holder-on of
+///   such a `d` is up. For building down in alternate colours that is
+///   Blake & Gent's rule: `c` at most two ranks above both foundations of
+///   the other colour and three above the other of its own colour.
+///
+/// Proof. Take any winning line W from the position P with `c` down; build
+/// a line W' from P' (P with `c` up) that wins too. W' plays W's moves,
+/// except: a move of `c`, or of a run with `c` at its bottom, is left out
+/// (what it would carry is on the foundations, below); when W moves a `b`
+/// (with any `d` on it) onto `c`, or a `d` onto such a `b`, or a deal puts
+/// one there, W' plays those cards to their foundations instead, top card
+/// first; and any later move of them is left out. Invariant: W' has the
+/// position of W with `c`, and the cards moved up early, taken off the
+/// tableau (they only ever lie on `c` or on each other, on top of a
+/// pile), and on their foundations. Each replaced move is legal: a `b` or
+/// `d` not up was next on its foundation at P, and with one deck only that
+/// card can fill its place there. Nothing else can be put on the early
+/// cards: the holders-on of a `d` are all up. Every other move of W is
+/// legal in W', since the two positions differ only in those stacks and in
+/// foundations that are ahead in W' by exactly those cards (so a card W
+/// plays up still finds its foundation one below it); an early-emptied
+/// pile is only an extra option, given the caller's conditions: the
+/// reserve does not fill it (which would change every later fill), and no
+/// deal waits for it to be filled. A card dealt onto an early stack in W
+/// lands on what is under that stack in W', where it is again the top card.
+///
+/// With two decks the other copy `c'` of `c` breaks this if W plays `c'`
+/// up on the foundation that `c` takes in W' while the suit's other
+/// foundation is lower: W' then has no place for it (a search found such a
+/// deal: `tests/safe_moves.rs`). Hence the extra condition, under which
+/// `c'` goes on the other foundation. The one-deck chain is not used with
+/// two decks, where both copies of a `b` compete for a foundation.
 pub fn safe_to_found(g: &Game, st: &State, c: Card) -> bool {
     let rules = g.rules();
     let Some(base) = g.base(st) else { return false };
     let ranks = rules.ranks;
+    let rel = |r: u8| (r + ranks - base.index()) % ranks;
+    // The rank that may be built on a card of rank `r`, if any.
+    let below = |r: u8| match rules.tableau_wrap {
+        TableauWrap::No if r == 0 => None,
+        TableauWrap::AtBase if r == base.index() => None,
+        _ => Some((r + ranks - 1) % ranks),
+    };
+    // The suits of the cards that may be built on a card of suit `s`.
+    let holder_suits = |s: usize| -> u8 {
+        match rules.build {
+            Build::AltColour if s >= 2 => 0b0011,
+            Build::AltColour => 0b1100,
+            Build::Suit => 1 << s,
+            Build::AnySuit => 0b1111,
+        }
+    };
+    let d = rules.decks as usize;
     let r = c.rank().index();
-    // The rank that could be built on `c`, if any.
-    let below = match rules.tableau_wrap {
-        TableauWrap::No if r == 0 => return true,
-        TableauWrap::AtBase if r == base.index() => return true,
-        _ => (r + ranks - 1) % ranks,
-    };
-    let rel = (below + ranks - base.index()) % ranks;
-    let builder_on_foundations = |s: usize| {
-        let d = rules.decks as usize;
-        (s * d..s * d + d).all(|f| g.foundation_height(st, f) > rel)
-    };
-    match rules.build {
-        Build::AltColour => (0..4)
-            .filter(|&s| (s >= 2) != c.is_red())
-            .all(builder_on_foundations),
-        Build::Suit => builder_on_foundations(c.suit().index()),
-        Build::AnySuit => (0..4).all(builder_on_foundations),
+    let s = c.suit().index();
+    if d == 1 {
+        return clear(g, st, r, s, 0, &rel, &below, &holder_suits);
     }
+    let height = |f: usize| g.foundation_height(st, f);
+    if !(s * d..s * d + d).all(|f| height(f) >= rel(r)) {
+        return false;
+    }
+    let Some(b) = below(r) else { return true };
+    let hs = holder_suits(s);
+    (0..4)
+        .filter(|&t| hs >> t & 1 == 1)
+        .all(|t| (t * d..t * d + d).all(|f| height(f) > rel(b)))
+}
+
+/// The one-deck chain of [`safe_to_found`]: whether every holder-on of a
+/// card of rank `r` and suit `s` is up, or (above `depth` 2) next on its
+/// foundation with its own holders-on clear at the next depth.
+#[allow(clippy::too_many_arguments)]
+fn clear(
+    g: &Game,
+    st: &State,
+    r: u8,
+    s: usize,
+    depth: u8,
+    rel: &dyn Fn(u8) -> u8,
+    below: &dyn Fn(u8) -> Option<u8>,
+    holder_suits: &dyn Fn(usize) -> u8,
+) -> bool {
+    let Some(b) = below(r) else { return true };
+    let rb = rel(b);
+    let hs = holder_suits(s);
+    (0..4usize).filter(|&t| hs >> t & 1 == 1).all(|t| {
+        let h = g.foundation_height(st, t);
+        h > rb || (h == rb && depth < 2 && clear(g, st, b, t, depth + 1, rel, below, holder_suits))
+    })
 }
 
 /// Whether a move changes the tableau (see [`Searcher::enter`]).

@@ -1,0 +1,218 @@
+//! Small rule sets shared by the solver's tests: every game's presets
+//! and each value of each rule option, on reduced decks.
+
+use demon_core::rules::{BaseChoice, Build, EmptySpace, GroupMoves, Redeals, Stock, TableauWrap};
+use demon_core::{GameKind, Reading, RuleOverrides, Rules};
+
+/// A preset made small: few ranks, four piles for two decks, and a
+/// reserve large enough that some deals are lost.
+pub fn small(g: GameKind, reading: Reading, o: RuleOverrides) -> Option<Rules> {
+    let p = g.preset(reading).ok()?;
+    let (ranks, reserve, piles) = if p.decks == 2 {
+        (4, 6, p.piles.min(4))
+    } else if p.piles > 4 {
+        (7, 6, p.piles)
+    } else {
+        (6, 6, p.piles)
+    };
+    let reserve = if p.reserve == 0 { 0 } else { reserve };
+    // Small decks are easy: a single pass through the stock (unless the
+    // variant sets the redeals) keeps lost deals common.
+    let to_waste = o
+        .stock_to_waste
+        .unwrap_or(matches!(p.stock, Stock::ToWaste { .. }));
+    let redeals = if to_waste {
+        o.redeals.or(Some(Redeals::Limited(0)))
+    } else {
+        None
+    };
+    let o = RuleOverrides { redeals, ..o };
+    Rules::resolve(
+        g,
+        reading,
+        &RuleOverrides {
+            ranks: Some(ranks),
+            reserve: o.reserve.or(Some(reserve)),
+            piles: o.piles.or(Some(piles)),
+            ..o
+        },
+    )
+    .ok()
+}
+
+/// Each preset, and each value of each option changed alone.
+pub fn variants(g: GameKind) -> Vec<(String, Rules)> {
+    let mut v = Vec::new();
+    let mut add = |name: String, r: Option<Rules>| {
+        if let Some(r) = r {
+            if !v.iter().any(|(_, x): &(String, Rules)| *x == r) {
+                v.push((name, r));
+            }
+        }
+    };
+    let d = RuleOverrides::default;
+    add(format!("{g}"), small(g, Reading::Standard, d()));
+    add(format!("{g} pysolfc"), small(g, Reading::Pysolfc, d()));
+    for gm in [
+        GroupMoves::Top,
+        GroupMoves::Whole,
+        GroupMoves::Pile,
+        GroupMoves::Any,
+    ] {
+        add(
+            format!("{g} group {gm:?}"),
+            small(
+                g,
+                Reading::Standard,
+                RuleOverrides {
+                    group_moves: Some(gm),
+                    ..d()
+                },
+            ),
+        );
+    }
+    for e in [
+        EmptySpace::ReserveThenAny,
+        EmptySpace::ReserveThenWaste,
+        EmptySpace::Any,
+    ] {
+        add(
+            format!("{g} empty {e:?}"),
+            small(
+                g,
+                Reading::Standard,
+                RuleOverrides {
+                    empty_space: Some(e),
+                    ..d()
+                },
+            ),
+        );
+    }
+    for b in [Build::AltColour, Build::Suit, Build::AnySuit] {
+        add(
+            format!("{g} build {b:?}"),
+            small(
+                g,
+                Reading::Standard,
+                RuleOverrides {
+                    build: Some(b),
+                    ..d()
+                },
+            ),
+        );
+    }
+    for w in [false, true] {
+        add(
+            format!("{g} worry {w}"),
+            small(
+                g,
+                Reading::Standard,
+                RuleOverrides {
+                    worrying_back: Some(w),
+                    ..d()
+                },
+            ),
+        );
+        add(
+            format!("{g} deal-when-empty {w}"),
+            small(
+                g,
+                Reading::Standard,
+                RuleOverrides {
+                    deal_only_when_no_empty: Some(!w),
+                    ..d()
+                },
+            ),
+        );
+    }
+    for w in [TableauWrap::No, TableauWrap::KingOnAce, TableauWrap::AtBase] {
+        add(
+            format!("{g} wrap {w:?}"),
+            small(
+                g,
+                Reading::Standard,
+                RuleOverrides {
+                    tableau_wrap: Some(w),
+                    ..d()
+                },
+            ),
+        );
+    }
+    for dr in [1, 3] {
+        add(
+            format!("{g} draw {dr}"),
+            small(
+                g,
+                Reading::Standard,
+                RuleOverrides {
+                    draw: Some(dr),
+                    ..d()
+                },
+            ),
+        );
+    }
+    for rd in [
+        Redeals::Unlimited,
+        Redeals::Limited(0),
+        Redeals::Limited(1),
+        Redeals::Limited(2),
+    ] {
+        add(
+            format!("{g} redeals {rd:?}"),
+            small(
+                g,
+                Reading::Standard,
+                RuleOverrides {
+                    redeals: Some(rd),
+                    ..d()
+                },
+            ),
+        );
+    }
+    add(
+        format!("{g} selective"),
+        small(
+            g,
+            Reading::Standard,
+            RuleOverrides {
+                base_choice: Some(BaseChoice::Selective),
+                ..d()
+            },
+        ),
+    );
+    add(
+        format!("{g} reserve 0"),
+        small(
+            g,
+            Reading::Standard,
+            RuleOverrides {
+                reserve: Some(0),
+                empty_space: Some(EmptySpace::Any),
+                ..d()
+            },
+        ),
+    );
+    add(
+        format!("{g} to-tableau"),
+        small(
+            g,
+            Reading::Standard,
+            RuleOverrides {
+                stock_to_waste: Some(false),
+                ..d()
+            },
+        ),
+    );
+    add(
+        format!("{g} to-waste"),
+        small(
+            g,
+            Reading::Standard,
+            RuleOverrides {
+                stock_to_waste: Some(true),
+                ..d()
+            },
+        ),
+    );
+    v
+}

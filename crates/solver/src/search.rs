@@ -1002,11 +1002,23 @@ pub fn safe_move(g: &Game, st: &State) -> Option<Move> {
             return None;
         }
     }
-    // Taking a lone card off its pile empties it early; that is only an
-    // extra option unless the reserve would fill it.
+    // Taking a lone card off its pile empties it early. That is only an
+    // extra option unless the reserve fills it at once. Then the reserve
+    // runs one card ahead of the winning line W, which is still sound while
+    // the piles are interchangeable (a stock dealt to the waste): the pile
+    // that holds `c` in W holds the reserve's next card u in W', and
+    // whatever W does with u (from the reserve: up, onto a pile, or into a
+    // space that empties) W' does with u from that pile, which the reserve
+    // then fills with the card after u: the same correspondence one card
+    // on, with the two piles' places exchanged when u fills a space in W.
+    // Moving `c` off its pile in W leaves u there, as in W'. When the
+    // reserve runs out, W' has an empty pile where W has `c`: an extra
+    // option (spaces then take any card, or the waste's, by choice). A
+    // card in a pile is playable wherever the reserve's top is, and
+    // nothing can be built on u in W, where it lies in the reserve.
     let empty_ok = match rules.empty_space {
         EmptySpace::Any => true,
-        _ => g.reserve(st).is_empty(),
+        _ => g.reserve(st).is_empty() || matches!(rules.stock, Stock::ToWaste { .. }),
     };
     for p in 0..rules.piles as usize {
         let cs = g.pile(st, p);

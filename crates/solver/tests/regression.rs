@@ -125,7 +125,7 @@ fn canfield_seed_11_counts() {
     let s = &out.stats;
     assert_eq!(
         (s.nodes, s.stored, s.hits, s.slept, s.auto_moves),
-        (12_435, 6_009, 6_426, 991, 620)
+        (12_346, 5_965, 6_381, 981, 673)
     );
 }
 

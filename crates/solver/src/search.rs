@@ -28,7 +28,7 @@ use demon_core::{Card, Game, Layout, Loc, Move, Rules, State, Undo};
 use smallvec::SmallVec;
 
 use crate::class::{self, ClassFinder, Form, CLASS_CAP};
-use crate::key::{fingerprint, piles_interchangeable};
+use crate::key::{fingerprint, piles_interchangeable, talon_level};
 use crate::table::{FingerprintSet, Insert};
 
 /// What may stop a search before it decides.
@@ -301,7 +301,7 @@ fn best_first(
     if g.is_won(&st) {
         return (Some(path_moves(g, &nodes, 0)), 0, 0);
     }
-    table.insert_level(fingerprint(g, &st), g.talon_state(&st).1);
+    table.insert_level(fingerprint(g, &st), talon_level(g, &st));
     heap.push((value(g, &st), std::cmp::Reverse(0)));
     states.push(st);
     let mut expanded = 0u64;
@@ -342,7 +342,7 @@ fn best_first(
                     held(&table, nodes.len()),
                 );
             }
-            match table.insert_level(fingerprint(g, &s2), g.talon_state(&s2).1) {
+            match table.insert_level(fingerprint(g, &s2), talon_level(g, &s2)) {
                 Insert::New if nodes.len() >= cap => {
                     return (None, expanded, held(&table, nodes.len()))
                 }
@@ -802,7 +802,7 @@ impl<'g> Searcher<'g> {
         if self.game.is_won(st) {
             return Enter::Won;
         }
-        let level = self.game.talon_state(st).1;
+        let level = talon_level(self.game, st);
         let form = if self.classes {
             self.class.form(self.game, st, &mut self.canon)
         } else {

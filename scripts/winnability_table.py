@@ -27,6 +27,7 @@ import platform
 import shutil
 import subprocess
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # A copy of the binary, so that rebuilding during a long run changes nothing.
@@ -124,6 +125,22 @@ def summary(path):
     return json.loads(r.stdout)
 
 
+FIRST = 1000
+
+
+def first_thousand(path):
+    """The summary of a report's first FIRST seeds, if it has them all."""
+    with open(path) as f:
+        lines = f.readlines()
+    if len(lines) < FIRST + 1:
+        return None
+    with tempfile.TemporaryDirectory() as d:
+        part = os.path.join(d, "first.csv")
+        with open(part, "w") as f:
+            f.writelines(lines[:FIRST + 1])
+        return summary(part)
+
+
 def pct(x):
     return f"{100 * x:.2f}%"
 
@@ -212,6 +229,18 @@ def table(out, seeds):
             "" if not pub else f"{pub[0]}", "" if not pub or pub[1] is None else f"{pub[1]}",
             "" if not pub else f'"{pub[2]}"', "" if not pub else agree,
         ]))
+    # The first thousand seeds on their own: the solver's targets are set
+    # there (every deal decided), so the table shows how far each game is.
+    first = [(name, first_thousand(os.path.join(out, name + ".csv"))) for (name, *_), _ in rows]
+    first = [(n, s) for n, s in first if s is not None]
+    if first:
+        md += ["", f"Seeds 1–{FIRST:,} of each report (the solver's targets are set on these: every deal decided):", "",
+               "| variant | won | lost | unknown | mean s | max s | Mnodes/s | B/position |",
+               "|---|---|---|---|---|---|---|---|"]
+        for n, s in first:
+            bpp = s["largest_search"]["bytes_per_position"] if s["largest_search"] else 0.0
+            md.append(f"| {n} | {s['won']} | {s['lost']} | {s['unknown']} | {s['seconds']['mean']:.3f} | "
+                      f"{s['seconds']['max']:.2f} | {(s['nodes_per_second'] or 0) / 1e6:.2f} | {bpp:.0f} |")
     walls = {}
     log = os.path.join(out, "runs.log")
     if os.path.exists(log):

@@ -219,7 +219,13 @@ fn drive(game: &Game, limits: &Limits, options: &Options) -> Outcome {
                 stats: dfs.stats,
             };
         }
-        let budget = probe;
+        // A probe never takes the search past its node limit (nor does the
+        // search go on after a probe that reached it, below).
+        let budget = probe.min(
+            limits
+                .max_nodes
+                .map_or(u64::MAX, |n| n.saturating_sub(dfs.stats.nodes)),
+        );
         // The probe takes at most a quarter of the memory, and never more
         // than the exhaustive search leaves now: its table may later grow
         // into what a probe used (a probe's memory is freed when it ends).
@@ -244,6 +250,12 @@ fn drive(game: &Game, limits: &Limits, options: &Options) -> Outcome {
         if let Some(moves) = found {
             return Outcome {
                 verdict: Verdict::Won(moves),
+                stats: dfs.stats,
+            };
+        }
+        if let Some(n) = limits.max_nodes.filter(|&n| dfs.stats.nodes >= n) {
+            return Outcome {
+                verdict: Verdict::Unknown(Limit::Nodes(n)),
                 stats: dfs.stats,
             };
         }

@@ -3,7 +3,7 @@
 //! replayed by the independent checker inside `solve`.
 
 use demon_core::{GameKind, Reading, Rules, Source};
-use demon_solver::{solve, solve_with, Limits, Options, Verdict};
+use demon_solver::{solve, solve_with, Limit, Limits, Options, Verdict};
 
 const W: bool = true;
 const L: bool = false;
@@ -155,4 +155,22 @@ fn canfield_any_with_tableau_classes() {
     let out = solve_with(&rules, &Source::Native(1).layout(&rules), &limits, &o).unwrap();
     assert!(matches!(out.verdict, Verdict::Won(_)));
     assert_eq!((out.stats.stored, out.stats.merged), (2_727, 11_008));
+}
+
+/// The node limit holds with the best-first probes too: at 1,650,000 nodes
+/// the search pauses at 1,600,000 for a probe of 200,000, which must stop
+/// at the limit (it used to run on to 1,800,000).
+#[test]
+fn probes_stay_inside_the_node_limit() {
+    let rules: Rules = GameKind::SuperiorCanfield
+        .preset(Reading::Standard)
+        .unwrap();
+    let limits = Limits {
+        max_nodes: Some(1_650_000),
+        max_memory: 256 << 20,
+        timeout: None,
+    };
+    let out = solve(&rules, &Source::Native(2).layout(&rules), &limits).unwrap();
+    assert_eq!(out.verdict, Verdict::Unknown(Limit::Nodes(1_650_000)));
+    assert_eq!(out.stats.nodes, 1_650_000);
 }

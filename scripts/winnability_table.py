@@ -88,15 +88,15 @@ def commit():
     return r.stdout.strip() or "unknown"
 
 
-def solve(v, seeds, jobs, memory, out):
+def solve(v, seeds, jobs, memory, out, version):
     name, game, opts, nodes, _ = v
     report = os.path.join(out, name + ".csv")
     # Which versions of demon solved this report's deals.
     versions = os.path.join(out, name + ".versions")
     seen = open(versions).read().split() if os.path.exists(versions) else []
-    if commit() not in seen:
+    if version not in seen:
         with open(versions, "a") as f:
-            f.write(commit() + "\n")
+            f.write(version + "\n")
     cmd = [DEMON, "batch", game, *opts.split(), "--seeds", f"1..{seeds}",
            "--max-nodes", str(nodes), "--jobs", str(jobs), "--max-memory", memory,
            "--csv", report]
@@ -108,7 +108,7 @@ def solve(v, seeds, jobs, memory, out):
     wall = (datetime.datetime.now(datetime.timezone.utc) - start).total_seconds()
     # Every invocation's wall time, so the table can say what it took in all.
     with open(os.path.join(out, "runs.log"), "a") as f:
-        f.write(f"{start:%Y-%m-%dT%H:%M:%SZ} {name} commit={commit()} jobs={jobs} "
+        f.write(f"{start:%Y-%m-%dT%H:%M:%SZ} {name} commit={version} jobs={jobs} "
                 f"wall={wall:.0f}s exit={r.returncode}\n")
     if r.returncode == 130:
         sys.exit("interrupted: run the script again to continue")
@@ -284,9 +284,12 @@ def main():
         os.makedirs(os.path.dirname(DEMON), exist_ok=True)
         shutil.copy2(os.path.join(ROOT, "target", "release", "demon"), DEMON + ".new")
         os.replace(DEMON + ".new", DEMON)
+        # The commit the binary was built from, for NAME.versions and runs.log
+        # (the tree may move on while the script runs).
+        version = commit()
         # In the order given to --only, so that a session can put first what matters most.
         for n in only:
-            solve(next(v for v in VARIANTS if v[0] == n), a.seeds, a.jobs, a.max_memory, a.out)
+            solve(next(v for v in VARIANTS if v[0] == n), a.seeds, a.jobs, a.max_memory, a.out, version)
     table(a.out, a.seeds)
 
 

@@ -379,7 +379,7 @@ fn retried_unknown_deals_merge_into_the_run_at_the_larger_limit() {
             .count()
     };
     let before = unknown(&base);
-    assert_eq!(before, 28, "unknown at 20,000 nodes");
+    assert_eq!(before, 26, "unknown at 20,000 nodes");
     let o = run(args("60000", &["--retry-unknown", &base], &retry));
     assert!(
         text(&o.stderr).contains(&format!("{before} deals (the unknown deals of")),

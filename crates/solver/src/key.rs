@@ -65,8 +65,11 @@ pub fn piles_interchangeable(game: &Game, st: &State) -> bool {
 ///
 /// The chains, ordered by level:
 /// - unlimited redeals (passes not counted): all fresh states reach each
-///   other (key 0, level 0); an odd state reaches the odd states of its
-///   residue `c mod draw` above it (key: the residue; level `c`);
+///   other; an odd state reaches the odd states of its residue `c mod
+///   draw` above it, and every fresh state (turn to the end, redeal). Key:
+///   the residue; level `c`; the fresh states go on top of the chain of
+///   residue 1 (level 255, above any `c`), the one chain a position's key
+///   can put them in. With one card a turn every state is fresh (key 0);
 /// - limited redeals, when the levels fit a byte: the fresh states of all
 ///   passes form one chain (level `passes·(talon + 1) + c`: reach, within
 ///   a pass and across a redeal). Odd states: with no redeal allowed,
@@ -103,9 +106,16 @@ pub fn talon_view(game: &Game, st: &State) -> TalonView {
     let fresh = c.is_multiple_of(draw) || c == left;
     let residue = (c % draw) as u8;
     match redeals {
-        Redeals::Unlimited if fresh => TalonView {
+        // One card a turn: every state is fresh, and one.
+        Redeals::Unlimited if draw == 1 => TalonView {
             key: [0, 0],
             level: 0,
+        },
+        // An odd state reaches the end of its pass, so every fresh state:
+        // the fresh states top the chain of residue 1 (and are one).
+        Redeals::Unlimited if fresh => TalonView {
+            key: [1, 0],
+            level: u8::MAX,
         },
         Redeals::Unlimited => TalonView {
             key: [residue, 0],

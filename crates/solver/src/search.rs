@@ -995,8 +995,9 @@ fn play_safe_moves(g: &Game, st: &mut State, autos: &mut Vec<(Move, Undo)>) {
 }
 
 /// The first foundation move of `st` that the search plays without
-/// branching, if any: a tableau top card, or the waste top when the stock
-/// is dealt one card at a time, that [`safe_to_found`] accepts, under the
+/// branching, if any: a tableau top card, the reserve's top card, or the
+/// waste top when the stock is dealt one card at a time, that
+/// [`safe_to_found`] accepts, under the
 /// conditions that argument needs (see there).
 pub fn safe_move(g: &Game, st: &State) -> Option<Move> {
     let rules = g.rules();
@@ -1042,6 +1043,29 @@ pub fn safe_move(g: &Game, st: &State) -> Option<Move> {
                 if safe_to_found(g, st, c) {
                     return Some(Move::Play {
                         from: Loc::Tableau(p as u8),
+                        to: Loc::Foundation(f),
+                        count: 1,
+                        card: c,
+                    });
+                }
+            }
+        }
+    }
+    // The reserve's top card. With spaces never filled from the reserve,
+    // moving it up only gives earlier access to the card below it. When
+    // the reserve fills spaces, W' (with `c` up) has the reserve one card
+    // ahead of W: where W plays `c` from the reserve up or onto a pile,
+    // W' leaves the move out (and plays what W builds on `c` up early, as
+    // above), after which the two reserves agree; where W's reserve fills
+    // a space with `c`, W' fills it with the next card u, and from there
+    // the correspondence is the one argued above for a lone card (the pile
+    // that holds `c` in W holds u in W'), which needs the same condition.
+    if empty_ok {
+        if let Some(c) = g.reserve_top(st) {
+            if let Some(f) = g.foundation_for(st, c) {
+                if safe_to_found(g, st, c) {
+                    return Some(Move::Play {
+                        from: Loc::Reserve,
                         to: Loc::Foundation(f),
                         count: 1,
                         card: c,

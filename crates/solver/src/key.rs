@@ -1,8 +1,11 @@
 //! Canonical position fingerprints for the transposition table.
 //!
 //! A position is encoded exactly (foundation heights, base, reserve height,
-//! talon state with its played-card bits, every tableau pile with its
-//! face-down count) and hashed, as one byte string, to 128 bits with XXH3-128. Tableau piles are
+//! the talon's played-card bits and the key part of its state, every
+//! tableau pile with its face-down count) and hashed, as one byte string,
+//! to 128 bits with XXH3-128; the rest of the talon state is the level
+//! kept beside the fingerprint ([`TalonView`]), so a key stands for the
+//! talon states of one chain. Tableau piles are
 //! interchangeable (GAMES.md §1: nothing in the rules refers to a pile by
 //! its place) unless a to-tableau stock still has cards, which it deals
 //! onto the piles in order; while they are interchangeable the piles
@@ -10,7 +13,7 @@
 //! position. The two copies of a card are already one value in the state.
 //!
 //! Collisions: the table stores fingerprints only (120 of the 128 bits; the
-//! low byte holds the redeals made), so two different positions with one
+//! low byte holds the level), so two different keys with one
 //! fingerprint would make the second look visited and could turn a win
 //! into a wrong LOST. Treating XXH3-128 as a random function, the chance of
 //! any collision among n stored positions is at most n²/2¹²¹: for n = 10⁹
@@ -353,7 +356,7 @@ mod tests {
             (GameKind::Rainbow, Reading::Pysolfc, d(), 6),
             (GameKind::AmericanToad, Reading::Standard, d(), 2),
             (GameKind::Storehouse, Reading::Pysolfc, d(), 6),
-            // Three a turn, one redeal, on a talon too long for the byte.
+            // Three a turn, three redeals, on a talon too long for the byte.
             (
                 GameKind::DoubleCanfield,
                 Reading::Standard,

@@ -1056,10 +1056,11 @@ pub fn safe_move(g: &Game, st: &State) -> Option<Move> {
     // the reserve fills spaces, W' (with `c` up) has the reserve one card
     // ahead of W: where W plays `c` from the reserve up or onto a pile,
     // W' leaves the move out (and plays what W builds on `c` up early, as
-    // above), after which the two reserves agree; where W's reserve fills
-    // a space with `c`, W' fills it with the next card u, and from there
-    // the correspondence is the one argued above for a lone card (the pile
-    // that holds `c` in W holds u in W'), which needs the same condition.
+    // in the proof at [`safe_to_found`]), after which the two reserves
+    // agree; where W's reserve fills a space with `c`, W' fills it with
+    // the next card u, and from there the correspondence is the one
+    // argued above for a lone card (the pile that holds `c` in W holds u
+    // in W'), which needs the same condition.
     if empty_ok {
         if let Some(c) = g.reserve_top(st) {
             if let Some(f) = g.foundation_for(st, c) {

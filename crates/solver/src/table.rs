@@ -118,13 +118,14 @@ impl FingerprintSet {
         (((fp >> 64) as u64 as u128 * n as u128) >> 64) as usize
     }
 
-    /// Inserts position `fp` reached with `level` (redeals made). Only the
-    /// high 120 bits of `fp` identify the position; the low byte stores the
-    /// lowest level seen. A position seen before at the same or a lower
-    /// level is `Present`: with fewer redeals used, every line open to the
-    /// new arrival was open to the earlier one (which the search explored,
-    /// or is exploring above it), so it is dominated. At a lower level than
-    /// before it is `New` and the level is lowered.
+    /// Inserts position `fp` reached with `level` (the talon's order within
+    /// its key: `crate::key::TalonView`). Only the high 120 bits of `fp`
+    /// identify the position; the low byte stores the lowest level seen. A
+    /// position seen before at the same or a lower level is `Present`: the
+    /// lower level dominates (every line open to the new arrival was open
+    /// to the earlier one, which the search explored, or is exploring above
+    /// it). At a lower level than before it is `New` and the level is
+    /// lowered.
     pub fn insert_level(&mut self, fp: u128, level: u8) -> Insert {
         let mut key = fp & !0xFF;
         if key == 0 {

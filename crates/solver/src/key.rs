@@ -92,7 +92,7 @@ pub struct TalonView {
 }
 
 /// See [`TalonView`].
-pub fn talon_view(game: &Game, st: &State) -> TalonView {
+fn talon_view(game: &Game, st: &State) -> TalonView {
     use demon_core::rules::{Redeals, Stock};
     let (pos, passes) = game.talon_state(st);
     let Stock::ToWaste { draw, redeals } = game.rules().stock else {
@@ -151,11 +151,6 @@ pub fn talon_view(game: &Game, st: &State) -> TalonView {
     }
 }
 
-/// The table's level of `st` ([`TalonView`]).
-pub fn talon_level(game: &Game, st: &State) -> u8 {
-    talon_view(game, st).level
-}
-
 fn mask(n: usize) -> u128 {
     if n >= 128 {
         !0
@@ -166,6 +161,12 @@ fn mask(n: usize) -> u128 {
 
 /// The 128-bit fingerprint of the canonical form of `st`.
 pub fn fingerprint(game: &Game, st: &State) -> u128 {
+    fingerprint_level(game, st).0
+}
+
+/// The fingerprint of `st` and its table level ([`TalonView`]), from one
+/// reading of the talon: what the table's insertions need.
+pub fn fingerprint_level(game: &Game, st: &State) -> (u128, u8) {
     let rules = game.rules();
     let mut buf =
         [0u8; 8 + 4 + 16 + 2 * demon_core::rules::MAX_PILES + demon_core::state::TABLEAU_CAP];
@@ -211,7 +212,7 @@ pub fn fingerprint(game: &Game, st: &State) -> u128 {
             n += 1;
         }
     }
-    xxh3_128(&buf[..n])
+    (xxh3_128(&buf[..n]), talon.level)
 }
 
 #[cfg(test)]
@@ -250,7 +251,7 @@ mod tests {
                 }
                 let mut c = v.clone();
                 g.play(&mut c, m);
-                out.push((fingerprint(g, &c), talon_level(g, &c)));
+                out.push(fingerprint_level(g, &c));
             }
         }
         out
@@ -290,7 +291,8 @@ mod tests {
                         if j == 0 || live >> (j - 1) & 1 == 1 {
                             let mut v = st.clone();
                             game.set_talon_state(&mut v, (j as u8, k));
-                            states.push((fingerprint(&game, &v), talon_level(&game, &v), v));
+                            let (f, l) = fingerprint_level(&game, &v);
+                            states.push((f, l, v));
                         }
                     }
                 }

@@ -28,7 +28,7 @@ use demon_core::{Card, Game, Layout, Loc, Move, Rules, State, Undo};
 use smallvec::SmallVec;
 
 use crate::class::{self, ClassFinder, Form, CLASS_CAP};
-use crate::key::{fingerprint, piles_interchangeable, talon_level};
+use crate::key::{fingerprint_level, piles_interchangeable};
 use crate::table::{FingerprintSet, Insert};
 
 /// What may stop a search before it decides.
@@ -313,7 +313,8 @@ fn best_first(
     if g.is_won(&st) {
         return (Some(path_moves(g, &nodes, 0)), 0, 0);
     }
-    table.insert_level(fingerprint(g, &st), talon_level(g, &st));
+    let (key, level) = fingerprint_level(g, &st);
+    table.insert_level(key, level);
     heap.push((value(g, &st), std::cmp::Reverse(0)));
     states.push(st);
     let mut expanded = 0u64;
@@ -354,7 +355,8 @@ fn best_first(
                     held(&table, nodes.len()),
                 );
             }
-            match table.insert_level(fingerprint(g, &s2), talon_level(g, &s2)) {
+            let (key, level) = fingerprint_level(g, &s2);
+            match table.insert_level(key, level) {
                 Insert::New if nodes.len() >= cap => {
                     return (None, expanded, held(&table, nodes.len()))
                 }
@@ -814,17 +816,17 @@ impl<'g> Searcher<'g> {
         if self.game.is_won(st) {
             return Enter::Won;
         }
-        let level = talon_level(self.game, st);
         let form = if self.classes {
             self.class.form(self.game, st, &mut self.canon)
         } else {
             Form::Unmerged
         };
-        let key = match form {
+        // The canonical member has the position's talon, so its level.
+        let (key, level) = match form {
             Form::Binary { canonical: false } | Form::General(_) => {
-                fingerprint(self.game, &self.canon)
+                fingerprint_level(self.game, &self.canon)
             }
-            _ => fingerprint(self.game, st),
+            _ => fingerprint_level(self.game, st),
         };
         match self.table.insert_level(key, level) {
             Insert::New => {}
@@ -1033,21 +1035,24 @@ pub fn safe_move(g: &Game, st: &State) -> Option<Move> {
         EmptySpace::Any => true,
         _ => g.reserve(st).is_empty() || matches!(rules.stock, Stock::ToWaste { .. }),
     };
+    // `c`, from `from`, to its foundation, when that is safe.
+    let up = |from: Loc, c: Card| -> Option<Move> {
+        let f = g.foundation_for(st, c)?;
+        safe_to_found(g, st, c).then_some(Move::Play {
+            from,
+            to: Loc::Foundation(f),
+            count: 1,
+            card: c,
+        })
+    };
     for p in 0..rules.piles as usize {
         let cs = g.pile(st, p);
         if let Some(&c) = cs.last() {
             if cs.len() == 1 && !empty_ok {
                 continue;
             }
-            if let Some(f) = g.foundation_for(st, c) {
-                if safe_to_found(g, st, c) {
-                    return Some(Move::Play {
-                        from: Loc::Tableau(p as u8),
-                        to: Loc::Foundation(f),
-                        count: 1,
-                        card: c,
-                    });
-                }
+            if let Some(m) = up(Loc::Tableau(p as u8), c) {
+                return Some(m);
             }
         }
     }
@@ -1062,32 +1067,12 @@ pub fn safe_move(g: &Game, st: &State) -> Option<Move> {
     // argued above for a lone card (the pile that holds `c` in W holds u
     // in W'), which needs the same condition.
     if empty_ok {
-        if let Some(c) = g.reserve_top(st) {
-            if let Some(f) = g.foundation_for(st, c) {
-                if safe_to_found(g, st, c) {
-                    return Some(Move::Play {
-                        from: Loc::Reserve,
-                        to: Loc::Foundation(f),
-                        count: 1,
-                        card: c,
-                    });
-                }
-            }
+        if let Some(m) = g.reserve_top(st).and_then(|c| up(Loc::Reserve, c)) {
+            return Some(m);
         }
     }
     if matches!(rules.stock, Stock::ToWaste { draw: 1, .. }) {
-        if let Some(c) = g.waste_top(st) {
-            if let Some(f) = g.foundation_for(st, c) {
-                if safe_to_found(g, st, c) {
-                    return Some(Move::Play {
-                        from: Loc::Waste,
-                        to: Loc::Foundation(f),
-                        count: 1,
-                        card: c,
-                    });
-                }
-            }
-        }
+        return g.waste_top(st).and_then(|c| up(Loc::Waste, c));
     }
     None
 }
@@ -1475,6 +1460,7 @@ fn touches_tableau(g: &Game, mv: Move) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::key::fingerprint;
     use demon_core::{GameKind, Reading, RuleOverrides, Source};
 
     /// A binary class's search moves (the position's own, and for each

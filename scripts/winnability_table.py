@@ -141,6 +141,11 @@ def first_thousand(path):
         return summary(part)
 
 
+def bytes_per_position(s):
+    """Peak memory over positions stored, for the report's deal that stored the most."""
+    return s["largest_search"]["bytes_per_position"] if s["largest_search"] else 0.0
+
+
 def pct(x):
     return f"{100 * x:.2f}%"
 
@@ -213,7 +218,7 @@ def table(out, seeds):
         # One job's speed (nodes over the deals' summed time); peak memory over positions
         # for its deal that stored the most (where the table dominates).
         rate_ns = s["nodes_per_second"] or 0.0
-        bpp = s["largest_search"]["bytes_per_position"] if s["largest_search"] else 0.0
+        bpp = bytes_per_position(s)
         vf = os.path.join(out, name + ".versions")
         solved_by[name] = open(vf).read().split() if os.path.exists(vf) else []
         md.append(f"| {name} | `{(game + ' ' + opts).strip()}` | {s['deals']}{partial} | {s['won']} | "
@@ -238,7 +243,7 @@ def table(out, seeds):
                "| variant | won | lost | unknown | mean s | max s | Mnodes/s | B/position |",
                "|---|---|---|---|---|---|---|---|"]
         for n, s in first:
-            bpp = s["largest_search"]["bytes_per_position"] if s["largest_search"] else 0.0
+            bpp = bytes_per_position(s)
             md.append(f"| {n} | {s['won']} | {s['lost']} | {s['unknown']} | {s['seconds']['mean']:.3f} | "
                       f"{s['seconds']['max']:.2f} | {(s['nodes_per_second'] or 0) / 1e6:.2f} | {bpp:.0f} |")
     walls = {}

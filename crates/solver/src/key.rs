@@ -84,8 +84,6 @@ pub fn piles_interchangeable(game: &Game, st: &State) -> bool {
 /// - otherwise (a limited stock too long for the byte, or a stock dealt to
 ///   the tableau): the key holds the pass position, the level the redeals
 ///   made.
-///
-/// With one card a turn every state is fresh, and the chain is total.
 pub struct TalonView {
     pub key: [u8; 2],
     pub level: u8,

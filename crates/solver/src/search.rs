@@ -1,13 +1,22 @@
 //! The depth-first search.
 //!
 //! Reachability of a won position is what decides a deal, so a plain
-//! visited set is sound: a position seen before is either on the current
-//! path (a cycle, which cannot help) or fully explored without a win. The
-//! search makes and undoes moves on one `State` (no copying) and keeps its
-//! path on an explicit stack, so deep games cannot overflow the thread's
-//! stack.
+//! visited set is sound: the table stores a position when the search
+//! first enters it, and every move listed at a stored position is
+//! explored (or left out by an argued pruning) before the search may say
+//! LOST, so at the end the stored positions are closed under moves and
+//! hold every position the deal reaches. A position met again is skipped:
+//! whatever it reaches is explored from where it was first entered. Each
+//! path of the search makes and undoes moves on one `State` (no copying)
+//! and keeps its frames on an explicit stack, so deep games cannot
+//! overflow the thread's stack.
 //!
-//! Three things make it fast, each argued where it is implemented:
+//! The argument does not depend on the order of exploration, which is
+//! what lets several paths ("cursors") share one table and take turns
+//! ([`Searcher::rotate`]): a plain depth-first search can spend millions
+//! of positions under one early wrong move of a won deal.
+//!
+//! These things make it fast, each argued where it is implemented:
 //! - K+ stock: instead of "turn the stock", every card the stock can bring
 //!   to the waste top is offered directly (turning the stock commutes with
 //!   every move but a waste play, so a winning line can always turn it just
@@ -20,6 +29,7 @@
 //!   ([`crate::class`]);
 //! - sibling sleep sets ([`Searcher::sleep`]).
 
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use demon_core::replay::replay;
@@ -99,7 +109,9 @@ pub struct Stats {
     /// Positions merged into stored ones by tableau classes
     /// ([`crate::class`]): a class of n members adds n - 1.
     pub merged: u64,
-    /// Peak bytes of table and path.
+    /// Cursors split off ([`Options::cursors`]).
+    pub splits: u64,
+    /// Peak bytes of table and paths.
     pub peak_memory: usize,
     /// Deepest path, in search moves.
     pub max_depth: usize,
@@ -114,6 +126,7 @@ impl std::ops::AddAssign for Stats {
         self.auto_moves += o.auto_moves;
         self.slept += o.slept;
         self.merged += o.merged;
+        self.splits += o.splits;
         self.peak_memory = self.peak_memory.max(o.peak_memory);
         self.max_depth = self.max_depth.max(o.max_depth);
         self.elapsed += o.elapsed;
@@ -144,12 +157,40 @@ pub struct Options {
     /// positions and takes less time; off, the search stores every
     /// position on its own, for comparison.
     pub tableau_classes: bool,
+    /// The most search paths (cursors) explored side by side, taking
+    /// turns ([`Searcher::rotate`]); 1 is a single depth-first path. The
+    /// verdict does not depend on it (only which win is found, and when).
+    /// On the 96 Superior Canfield deals of seeds 1-1,000 that one path
+    /// left unknown at 30 M nodes, 4,096 cursors of 256 nodes won 72 at
+    /// 2 M nodes each when every turn split (1,024 of 256: 64; 256 of 256:
+    /// 57; 1,024 of 1,024: 63; 64 of 256: 46), 67 with the defaults.
+    pub cursors: usize,
+    /// Nodes a cursor expands in one turn.
+    pub slice: u64,
+    /// A cursor splits ([`Searcher::split`]) only once the move it is
+    /// exploring at its shallowest frame with moves left has cost this
+    /// many of its nodes, doubled for each split it has made already
+    /// (with `split_doubling`): a deal one path decides quickly is searched
+    /// as by one path, and a cursor stuck in a large subtree hands on its
+    /// alternatives at a slowing rate. Unknown deals of seeds 1-200 at
+    /// 250,000 nodes (Superior, Selective, Rainbow, Double Easthaven,
+    /// Canfield, American Toad): one path 41, 37, 98, 183, 28, 192;
+    /// splitting every turn 14, 1, 109, 198, 22, 187; after 1,024 nodes,
+    /// doubling, 21, 0, 105, 192, 15, 189. No setting wins everywhere:
+    /// Double Easthaven seed 2, won by one path in 18,648 nodes, takes
+    /// 4,448,766 with the defaults.
+    pub split_after: u64,
+    pub split_doubling: bool,
 }
 
 impl Default for Options {
     fn default() -> Options {
         Options {
             tableau_classes: true,
+            cursors: 4096,
+            slice: 256,
+            split_after: 1024,
+            split_doubling: true,
         }
     }
 }
@@ -210,6 +251,11 @@ const MIN_PROBE_MEMORY: usize = 64 << 10;
 fn drive(game: &Game, limits: &Limits, options: &Options) -> Outcome {
     let mut dfs = Searcher::new(game, limits, limits.max_memory);
     dfs.classes = options.tableau_classes;
+    dfs.max_cursors = options.cursors.max(1);
+    dfs.slice = options.slice.max(1);
+    dfs.split_after = options.split_after;
+    dfs.split_doubling = options.split_doubling;
+    dfs.turn_end = dfs.slice;
     let mut pause = FIRST_PAUSE;
     let mut probe = FIRST_PROBE;
     loop {
@@ -538,6 +584,9 @@ struct Frame {
     /// Bit `j`: move `j` has been explored and its position had no safe
     /// moves (the moves a later sibling may put to sleep).
     clean: u64,
+    /// The running cursor's own node count when `cur` was played: what the
+    /// subtree below it has cost so far is the difference.
+    child_at: u64,
 }
 
 /// Bytes one path frame costs, for the memory budget (its moves are
@@ -587,6 +636,83 @@ struct Searcher<'g> {
     last_autos: usize,
     /// Whether tableau classes are merged ([`Options::tableau_classes`]).
     classes: bool,
+    /// Core moves from the deal to the position of the running cursor's
+    /// first frame (empty for the first cursor, which starts at the deal).
+    prefix: Option<Rc<Prefix>>,
+    /// The position of the running cursor's first frame (the deal, for the
+    /// first cursor), before its safe moves.
+    root: State,
+    /// The parked cursors, run in turn with the running one.
+    parked: std::collections::VecDeque<Cursor>,
+    /// Bytes the parked cursors hold.
+    parked_bytes: usize,
+    /// Path moves from the deal to the running cursor's first frame.
+    depth0: usize,
+    /// Node count at which the running cursor's turn ends.
+    turn_end: u64,
+    /// [`Options::slice`] and [`Options::cursors`].
+    slice: u64,
+    max_cursors: usize,
+    /// Nodes the running cursor has expanded, and splits it has made.
+    cnodes: u64,
+    nsplit: u32,
+    /// [`Options::split_after`], [`Options::split_doubling`].
+    split_after: u64,
+    split_doubling: bool,
+}
+
+/// A parked part of the search: a path of its own, from a position the
+/// table holds (its first frame, holding the moves still to explore
+/// there), with its own position and move buffers. See
+/// [`Searcher::rotate`].
+struct Cursor {
+    st: State,
+    stack: Vec<Frame>,
+    arena: Vec<SMove>,
+    members: Vec<(u32, u32)>,
+    mpaths: Vec<Move>,
+    autos: Vec<(Move, Undo)>,
+    prefix: Option<Rc<Prefix>>,
+    root: State,
+    depth0: usize,
+    cnodes: u64,
+    nsplit: u32,
+}
+
+/// The core moves from the deal to a cursor's first position, shared
+/// among the cursors split from one another: its parent's, then its own.
+struct Prefix {
+    before: Option<Rc<Prefix>>,
+    moves: Vec<Move>,
+    /// Bytes of the whole chain.
+    chain_bytes: usize,
+}
+
+impl Prefix {
+    fn collect(&self, out: &mut Vec<Move>) {
+        if let Some(b) = &self.before {
+            b.collect(out);
+        }
+        out.extend_from_slice(&self.moves);
+    }
+
+    /// Bytes of the whole chain: links shared with other cursors are
+    /// counted once for each, an overstatement that keeps the budget safe.
+    fn bytes(&self) -> usize {
+        self.chain_bytes
+    }
+}
+
+impl Cursor {
+    fn bytes(&self) -> usize {
+        std::mem::size_of::<Cursor>()
+            + self.stack.capacity() * FRAME_BYTES
+            + self.arena.capacity() * std::mem::size_of::<SMove>()
+            + self.members.capacity() * std::mem::size_of::<(u32, u32)>()
+            + self.mpaths.capacity() * std::mem::size_of::<Move>()
+            + self.prefix.as_ref().map_or(0, |p| p.bytes())
+            + self.autos.capacity() * std::mem::size_of::<(Move, Undo)>()
+    }
 }
 
 impl<'g> Searcher<'g> {
@@ -613,6 +739,18 @@ impl<'g> Searcher<'g> {
             canon: game.initial(),
             members: Vec::new(),
             mpaths: Vec::new(),
+            prefix: None,
+            root: game.initial(),
+            parked: Default::default(),
+            parked_bytes: 0,
+            depth0: 0,
+            turn_end: u64::MAX,
+            slice: u64::MAX,
+            max_cursors: 1,
+            cnodes: 0,
+            nsplit: 0,
+            split_after: 0,
+            split_doubling: false,
         }
     }
 
@@ -648,7 +786,19 @@ impl<'g> Searcher<'g> {
                 Enter::Open(f) => stack.push(f),
             }
         }
-        while let Some(frame) = stack.last_mut() {
+        loop {
+            let Some(frame) = stack.last_mut() else {
+                // This cursor's part is explored: the next one runs.
+                match self.parked.pop_front() {
+                    None => return Some(Verdict::Lost),
+                    Some(mut c) => {
+                        self.parked_bytes -= c.bytes();
+                        self.swap_cursor(&mut c, st, stack);
+                        self.turn_end = self.stats.nodes + self.slice;
+                        continue;
+                    }
+                }
+            };
             if let Some((sm, u, prev)) = frame.cur.take() {
                 g.undo(st, sm.mv, u);
                 if sm.talon.is_some() {
@@ -676,6 +826,11 @@ impl<'g> Searcher<'g> {
             if self.stats.nodes >= pause_at {
                 return None;
             }
+            if self.stats.nodes >= self.turn_end {
+                self.rotate(st, stack);
+                continue;
+            }
+            let frame = stack.last_mut().expect("in a frame");
             let sm = self.arena[frame.next];
             frame.next += 1;
             if sm.member > 0 {
@@ -691,7 +846,9 @@ impl<'g> Searcher<'g> {
             }
             let u = g.play(st, sm.mv);
             frame.cur = Some((sm, u, prev));
+            frame.child_at = self.cnodes;
             self.stats.nodes += 1;
+            self.cnodes += 1;
             if let Some(l) = self.over_limit(stack.len()) {
                 return Some(Verdict::Unknown(l));
             }
@@ -717,11 +874,180 @@ impl<'g> Searcher<'g> {
                         parent.clean |= 1 << i;
                     }
                     stack.push(f);
-                    self.stats.max_depth = self.stats.max_depth.max(stack.len());
+                    self.stats.max_depth = self.stats.max_depth.max(self.depth0 + stack.len());
                 }
             }
         }
-        Some(Verdict::Lost)
+    }
+
+    /// Exchanges the running cursor with `c`.
+    fn swap_cursor(&mut self, c: &mut Cursor, st: &mut State, stack: &mut Vec<Frame>) {
+        std::mem::swap(&mut c.st, st);
+        std::mem::swap(&mut c.stack, stack);
+        std::mem::swap(&mut c.arena, &mut self.arena);
+        std::mem::swap(&mut c.members, &mut self.members);
+        std::mem::swap(&mut c.mpaths, &mut self.mpaths);
+        std::mem::swap(&mut c.autos, &mut self.autos);
+        std::mem::swap(&mut c.prefix, &mut self.prefix);
+        std::mem::swap(&mut c.depth0, &mut self.depth0);
+        std::mem::swap(&mut c.root, &mut self.root);
+        std::mem::swap(&mut c.cnodes, &mut self.cnodes);
+        std::mem::swap(&mut c.nsplit, &mut self.nsplit);
+    }
+
+    /// Ends the running cursor's turn: it may split, then it is parked and
+    /// the next cursor runs.
+    ///
+    /// Why. On a won deal the depth-first search's cost is set by its
+    /// worst early choice: on Superior Canfield seed 1 the first of three
+    /// moves at depth 6 led to 20.3 M lost positions before the second won
+    /// in 20 K; on Rainbow seed 220 the first two moves at the root cost
+    /// 16.1 M. So the search runs many paths ("cursors") in turn, each for
+    /// [`Options::slice`] nodes, and at the end of a turn (up to
+    /// [`Options::cursors`] of them, and half the path budget) the running
+    /// one may hand the unexplored moves of its shallowest frame that has
+    /// any to a new cursor ([`Searcher::split`], when the move explored
+    /// there has cost [`Options::split_after`] nodes): the alternatives
+    /// nearest the root, where one wrong choice costs most, get searched
+    /// early, side by side. This is work stealing, as in parallel
+    /// depth-first search, on one thread.
+    ///
+    /// Soundness: the module's argument needs only that every move listed
+    /// at a stored position is explored before LOST is said, by some
+    /// cursor. A split moves a frame's unexplored moves from one cursor to
+    /// another (the first's frame then ends where it stands); LOST is said
+    /// only when every cursor has finished. The sibling sleep sets
+    /// ([`Searcher::sleep`]) stay sound: a move is put to sleep only by a
+    /// sibling explored after it at the same frame, in the same cursor,
+    /// and their induction is on entry time, not on the order of paths; a
+    /// split-off frame starts with nothing explored, so nothing sleeps in
+    /// it. A position one cursor stored and another meets is skipped by
+    /// the second, like any table hit: the first explores it.
+    ///
+    /// Memory. Each cursor holds a whole path (on Double Easthaven about
+    /// 28 KB), and a parked cursor keeps what it grew to in its turns. So
+    /// once all the paths together take half the path budget, there are
+    /// no more splits and no more turns: the running cursor goes on alone,
+    /// a plain depth-first search in the other half, until its part is
+    /// explored and frees its path. (Rotating on would let every parked
+    /// cursor grow in its turn, and the paths together outrun the budget:
+    /// Double Easthaven seed 2 stopped at the memory limit of 512 MiB
+    /// after 2.5 M nodes with 2,397 cursors; alone it is won in 18,648.)
+    fn rotate(&mut self, st: &mut State, stack: &mut Vec<Frame>) {
+        self.turn_end = self.stats.nodes + self.slice;
+        if self.path_bytes(stack.len()) >= self.path_budget / 2 {
+            return;
+        }
+        if self.parked.len() + 1 < self.max_cursors {
+            if let Some(c) = self.split(stack) {
+                self.stats.splits += 1;
+                self.parked_bytes += c.bytes();
+                self.parked.push_back(c);
+            }
+        }
+        if let Some(mut c) = self.parked.pop_front() {
+            self.parked_bytes -= c.bytes();
+            self.swap_cursor(&mut c, st, stack);
+            self.parked_bytes += c.bytes();
+            self.parked.push_back(c);
+        }
+    }
+
+    /// Hands the unexplored moves of the running cursor's shallowest frame
+    /// that has any to a new cursor, if the move being explored there has
+    /// cost enough ([`Options::split_after`]); `None` if not.
+    fn split(&mut self, stack: &mut [Frame]) -> Option<Cursor> {
+        let fi = stack.iter().position(|f| f.next < f.end)?;
+        let shift = if self.split_doubling {
+            self.nsplit.min(40)
+        } else {
+            0
+        };
+        if self.cnodes - stack[fi].child_at < self.split_after << shift {
+            return None;
+        }
+        self.nsplit += 1;
+        let mut st = self.root.clone();
+        let mut moves = Vec::new();
+        self.line(stack, fi, &mut st, &mut moves);
+        let chain_bytes = std::mem::size_of::<Prefix>()
+            + moves.capacity() * std::mem::size_of::<Move>()
+            + self.prefix.as_ref().map_or(0, |p| p.bytes());
+        let prefix = Some(Rc::new(Prefix {
+            before: self.prefix.clone(),
+            moves,
+            chain_bytes,
+        }));
+        let f = &stack[fi];
+        let mstart = f.members_start;
+        let mend = stack
+            .get(fi + 1)
+            .map_or(self.members.len(), |n| n.members_start);
+        let base = self.members[mstart].0;
+        let top = self.members[mend - 1].1;
+        let members = self.members[mstart..mend]
+            .iter()
+            .map(|&(a, b)| (a - base, b - base))
+            .collect();
+        let mpaths = self.mpaths[base as usize..top as usize].to_vec();
+        let arena: Vec<SMove> = self.arena[f.next..f.end].to_vec();
+        let root = Frame {
+            start: 0,
+            end: arena.len(),
+            next: 0,
+            members_start: 0,
+            autos_start: 0,
+            autos_end: 0,
+            cur: None,
+            clean: 0,
+            child_at: 0,
+        };
+        stack[fi].end = stack[fi].next;
+        Some(Cursor {
+            root: st.clone(),
+            st,
+            stack: vec![root],
+            arena,
+            members,
+            mpaths,
+            autos: Vec::new(),
+            prefix,
+            depth0: self.depth0 + fi,
+            cnodes: 0,
+            nsplit: 0,
+        })
+    }
+
+    /// Plays, on `st` (the running cursor's first position), the path down
+    /// to frame `upto`'s position: each earlier frame's safe moves and
+    /// chosen move (K+ plays expanded into their stock turns), then frame
+    /// `upto`'s safe moves; the moves are appended to `out`.
+    fn line(&self, stack: &[Frame], upto: usize, st: &mut State, out: &mut Vec<Move>) {
+        let g = self.game;
+        for (k, f) in stack.iter().enumerate().take(upto + 1) {
+            for &(m, _) in &self.autos[f.autos_start..f.autos_end] {
+                g.play(st, m);
+                out.push(m);
+            }
+            if k == upto {
+                break;
+            }
+            if let Some((sm, _, _)) = f.cur {
+                let (a, b) = self.members[f.members_start + sm.member as usize];
+                for &m in &self.mpaths[a as usize..b as usize] {
+                    g.play(st, m);
+                    out.push(m);
+                }
+                if let Some(t) = sm.talon {
+                    for m in g.stock_moves_between(st, t) {
+                        g.play(st, m);
+                        out.push(m);
+                    }
+                }
+                g.play(st, sm.mv);
+                out.push(sm.mv);
+            }
+        }
     }
 
     /// Sibling sleep sets: the new position `child`, entered by the
@@ -780,18 +1106,25 @@ impl<'g> Searcher<'g> {
         self.stats.slept += (before - (child.end - child.start)) as u64;
     }
 
+    /// Bytes of every cursor's path: the parked ones and the running one,
+    /// `depth` frames deep.
+    fn path_bytes(&self, depth: usize) -> usize {
+        self.parked_bytes
+            + depth * FRAME_BYTES
+            + self.arena.len() * std::mem::size_of::<SMove>()
+            + self.members.len() * std::mem::size_of::<(u32, u32)>()
+            + self.mpaths.len() * std::mem::size_of::<Move>()
+            + CLASS_CAP * std::mem::size_of::<class::Member>()
+            + self.autos.len() * std::mem::size_of::<(Move, Undo)>()
+    }
+
     fn over_limit(&mut self, depth: usize) -> Option<Limit> {
         if let Some(n) = self.limits.max_nodes {
             if self.stats.nodes >= n {
                 return Some(Limit::Nodes(n));
             }
         }
-        let path = depth * FRAME_BYTES
-            + self.arena.len() * std::mem::size_of::<SMove>()
-            + self.members.len() * std::mem::size_of::<(u32, u32)>()
-            + self.mpaths.len() * std::mem::size_of::<Move>()
-            + CLASS_CAP * std::mem::size_of::<class::Member>()
-            + self.autos.len() * std::mem::size_of::<(Move, Undo)>();
+        let path = self.path_bytes(depth);
         if path > self.path_budget {
             return Some(Limit::Memory(self.limits.max_memory));
         }
@@ -941,6 +1274,7 @@ impl<'g> Searcher<'g> {
             autos_end: self.autos.len(),
             cur: None,
             clean: 0,
+            child_at: 0,
         })
     }
 
@@ -948,8 +1282,11 @@ impl<'g> Searcher<'g> {
     /// plays expanded into the stock turns they stand for.
     fn solution(&self, stack: &[Frame]) -> Vec<Move> {
         let g = self.game;
-        let mut st = g.initial();
+        let mut st = self.root.clone();
         let mut out = Vec::new();
+        if let Some(p) = &self.prefix {
+            p.collect(&mut out);
+        }
         let play = |st: &mut State, m: Move, out: &mut Vec<Move>| {
             g.play(st, m);
             out.push(m);

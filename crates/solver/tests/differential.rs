@@ -65,6 +65,7 @@ fn check_family(g: GameKind, want: usize) -> (usize, usize, usize, usize) {
     };
     let (mut compared, mut won, mut skipped, mut unknown) = (0, 0, 0, 0);
     let mut without_classes = 0;
+    let mut splits = 0;
     let vs = variants(g);
     for seed in 0..1000u64 {
         if compared >= want {
@@ -92,12 +93,36 @@ fn check_family(g: GameKind, want: usize) -> (usize, usize, usize, usize) {
             let layout = Source::Native(seed).layout(rules);
             compared += 1;
             won += usize::from(want);
+            // Many paths taking turns of three nodes, so that a small deal
+            // splits often (at every turn, or, on odd seeds, after 2 nodes
+            // doubling per split): the verdict must not change.
+            let o = Options {
+                cursors: 64,
+                slice: 3,
+                split_after: 2 * (seed % 2),
+                split_doubling: seed % 2 == 1,
+                ..Options::default()
+            };
+            let out = solve_with(rules, &layout, &limits, &o)
+                .unwrap_or_else(|e| panic!("{name} seed {seed} (cursors): {e}"));
+            splits += out.stats.splits;
+            match out.verdict {
+                Verdict::Won(_) => {
+                    assert!(want, "{name} seed {seed}: with cursors won, reference lost")
+                }
+                Verdict::Lost => assert!(
+                    !want,
+                    "{name} seed {seed}: with cursors lost, reference won"
+                ),
+                Verdict::Unknown(_) => unknown += 1,
+            }
             // Tableau classes (on by default) change the search only with
             // one deck and runs moving in any part: solve those again
             // without.
             if rules.decks == 1 && rules.group_moves == GroupMoves::Any {
                 let o = Options {
                     tableau_classes: false,
+                    ..Options::default()
                 };
                 let out = solve_with(rules, &layout, &limits, &o)
                     .unwrap_or_else(|e| panic!("{name} seed {seed} (no classes): {e}"));
@@ -120,7 +145,11 @@ fn check_family(g: GameKind, want: usize) -> (usize, usize, usize, usize) {
             }
         }
     }
-    println!("{g}: {without_classes} deals also solved without tableau classes");
+    println!("{g}: {without_classes} deals also solved without tableau classes; {splits} paths split off with turns of 3 nodes");
+    assert!(
+        splits >= compared as u64,
+        "{g}: only {splits} splits in {compared} deals"
+    );
     (compared, won, skipped, unknown)
 }
 

@@ -873,6 +873,8 @@ impl<'g> Searcher<'g> {
                         self.sleep(parent, i, &mut f);
                         parent.clean |= 1 << i;
                     }
+                    // Nothing explored below it yet (see `split`).
+                    f.child_at = self.cnodes;
                     stack.push(f);
                     self.stats.max_depth = self.stats.max_depth.max(self.depth0 + stack.len());
                 }

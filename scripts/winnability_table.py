@@ -99,7 +99,11 @@ def solve(v, seeds, jobs, memory, out, version):
             f.write(version + "\n")
     cmd = [DEMON, "batch", game, *opts.split(), "--seeds", f"1..{seeds}",
            "--max-nodes", str(nodes), "--jobs", str(jobs), "--max-memory", memory,
-           "--csv", report]
+           "--csv", report,
+           # The reports were made with one search path (before demon had
+           # several): extending them with more would mix two kinds of
+           # unknown, and `demon batch --resume` refuses it.
+           "--cursors", "1"]
     if os.path.exists(report):
         cmd.append("--resume")
     print("$", " ".join(cmd[1:]), flush=True)

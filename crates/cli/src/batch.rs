@@ -233,12 +233,13 @@ impl<'a> RunArgs<'a> {
     }
 }
 
-/// The limits that decide which deals end unknown, as a resumed report
-/// must share them (memory is left out: it changes with --jobs, and a deal
-/// stopped by memory says so in its row).
+/// The limits and search options that decide which deals end unknown, as
+/// a resumed report must share them. The number of search paths is named
+/// unless it is 1, so that the reports made before there were several
+/// (`results/`) resume with `--cursors 1`, as they were made.
 fn settings(job: &Job) -> String {
     let l = &job.limits;
-    format!(
+    let mut s = format!(
         "max-nodes={} timeout={} memory-per-deal={} tableau-classes={}",
         l.max_nodes.map_or("none".into(), |n| n.to_string()),
         l.timeout
@@ -249,7 +250,11 @@ fn settings(job: &Job) -> String {
         } else {
             "off"
         }
-    )
+    );
+    if job.options.cursors != 1 {
+        s += &format!(" cursors={}", job.options.cursors);
+    }
+    s
 }
 
 /// Why a run's loop ended.

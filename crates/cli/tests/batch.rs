@@ -186,6 +186,27 @@ fn bad_batch_input_is_a_clear_error_and_damages_nothing() {
         "{}",
         text(&o.stderr)
     );
+    // Nor resumed with another number of search paths: which deals end
+    // unknown at a node limit depends on it.
+    let o = demon(&[
+        "batch",
+        "canfield",
+        "--ranks",
+        "6",
+        "--seeds",
+        "1..8",
+        "--csv",
+        &c,
+        "--resume",
+        "--cursors",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o.stderr).contains("cursors=4096\n  run:    max-nodes="),
+        "{}",
+        text(&o.stderr)
+    );
     let o = demon(&[
         "batch", "canfield", "--ranks", "6", "--seeds", "1..8", "--csv", &c,
     ]);

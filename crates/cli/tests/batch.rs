@@ -161,51 +161,24 @@ fn bad_batch_input_is_a_clear_error_and_damages_nothing() {
     ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let before = std::fs::read(&csv).unwrap();
-    let o = demon(&[
-        "batch",
-        "storehouse",
-        "--ranks",
-        "6",
-        "--seeds",
-        "1..8",
-        "--csv",
-        &c,
-        "--resume",
-    ]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        text(&o.stderr).contains("report is of canfield, and this run is of storehouse"),
-        "{}",
-        text(&o.stderr)
+    let resume_refused = |run: &[&str], msg: &str| {
+        let mut a = vec!["batch"];
+        a.extend_from_slice(run);
+        a.extend_from_slice(&["--seeds", "1..8", "--csv", &c, "--resume"]);
+        let o = demon(&a);
+        assert_eq!(o.status.code(), Some(1), "{run:?}: {}", text(&o.stderr));
+        assert!(text(&o.stderr).contains(msg), "{}", text(&o.stderr));
+    };
+    resume_refused(
+        &["storehouse", "--ranks", "6"],
+        "report is of canfield, and this run is of storehouse",
     );
-    let o = demon(&[
-        "batch", "canfield", "--ranks", "7", "--seeds", "1..8", "--csv", &c, "--resume",
-    ]);
-    assert!(
-        text(&o.stderr).contains("rules differ"),
-        "{}",
-        text(&o.stderr)
-    );
+    resume_refused(&["canfield", "--ranks", "7"], "rules differ");
     // Nor resumed with another number of search paths: which deals end
     // unknown at a node limit depends on it.
-    let o = demon(&[
-        "batch",
-        "canfield",
-        "--ranks",
-        "6",
-        "--seeds",
-        "1..8",
-        "--csv",
-        &c,
-        "--resume",
-        "--cursors",
-        "1",
-    ]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        text(&o.stderr).contains("cursors=4096\n  run:    max-nodes="),
-        "{}",
-        text(&o.stderr)
+    resume_refused(
+        &["canfield", "--ranks", "6", "--cursors", "1"],
+        "cursors=4096\n  run:    max-nodes=",
     );
     let o = demon(&[
         "batch", "canfield", "--ranks", "6", "--seeds", "1..8", "--csv", &c,

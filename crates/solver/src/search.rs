@@ -684,7 +684,8 @@ struct Cursor {
 struct Prefix {
     before: Option<Rc<Prefix>>,
     moves: Vec<Move>,
-    /// Bytes of the whole chain.
+    /// Bytes of the whole chain: links shared with other cursors are
+    /// counted once for each, an overstatement that keeps the budget safe.
     chain_bytes: usize,
 }
 
@@ -695,12 +696,6 @@ impl Prefix {
         }
         out.extend_from_slice(&self.moves);
     }
-
-    /// Bytes of the whole chain: links shared with other cursors are
-    /// counted once for each, an overstatement that keeps the budget safe.
-    fn bytes(&self) -> usize {
-        self.chain_bytes
-    }
 }
 
 impl Cursor {
@@ -710,7 +705,7 @@ impl Cursor {
             + self.arena.capacity() * std::mem::size_of::<SMove>()
             + self.members.capacity() * std::mem::size_of::<(u32, u32)>()
             + self.mpaths.capacity() * std::mem::size_of::<Move>()
-            + self.prefix.as_ref().map_or(0, |p| p.bytes())
+            + self.prefix.as_ref().map_or(0, |p| p.chain_bytes)
             + self.autos.capacity() * std::mem::size_of::<(Move, Undo)>()
     }
 }
@@ -969,12 +964,17 @@ impl<'g> Searcher<'g> {
             return None;
         }
         self.nsplit += 1;
+        // The position of frame `fi`, its safe moves played.
         let mut st = self.root.clone();
         let mut moves = Vec::new();
-        self.line(stack, fi, &mut st, &mut moves);
+        self.line(&stack[..fi], &mut st, &mut moves);
+        for &(m, _) in &self.autos[stack[fi].autos_start..stack[fi].autos_end] {
+            self.game.play(&mut st, m);
+            moves.push(m);
+        }
         let chain_bytes = std::mem::size_of::<Prefix>()
             + moves.capacity() * std::mem::size_of::<Move>()
-            + self.prefix.as_ref().map_or(0, |p| p.bytes());
+            + self.prefix.as_ref().map_or(0, |p| p.chain_bytes);
         let prefix = Some(Rc::new(Prefix {
             before: self.prefix.clone(),
             moves,
@@ -1020,34 +1020,31 @@ impl<'g> Searcher<'g> {
         })
     }
 
-    /// Plays, on `st` (the running cursor's first position), the path down
-    /// to frame `upto`'s position: each earlier frame's safe moves and
-    /// chosen move (K+ plays expanded into their stock turns), then frame
-    /// `upto`'s safe moves; the moves are appended to `out`.
-    fn line(&self, stack: &[Frame], upto: usize, st: &mut State, out: &mut Vec<Move>) {
+    /// Plays on `st` the path through `frames` (from the running cursor's
+    /// first frame): each frame's safe moves and the move being explored
+    /// below it (K+ plays expanded into their stock turns), appending the
+    /// moves to `out`.
+    fn line(&self, frames: &[Frame], st: &mut State, out: &mut Vec<Move>) {
         let g = self.game;
-        for (k, f) in stack.iter().enumerate().take(upto + 1) {
+        let mut play = |st: &mut State, m: Move| {
+            g.play(st, m);
+            out.push(m);
+        };
+        for f in frames {
             for &(m, _) in &self.autos[f.autos_start..f.autos_end] {
-                g.play(st, m);
-                out.push(m);
-            }
-            if k == upto {
-                break;
+                play(st, m);
             }
             if let Some((sm, _, _)) = f.cur {
                 let (a, b) = self.members[f.members_start + sm.member as usize];
                 for &m in &self.mpaths[a as usize..b as usize] {
-                    g.play(st, m);
-                    out.push(m);
+                    play(st, m);
                 }
                 if let Some(t) = sm.talon {
                     for m in g.stock_moves_between(st, t) {
-                        g.play(st, m);
-                        out.push(m);
+                        play(st, m);
                     }
                 }
-                g.play(st, sm.mv);
-                out.push(sm.mv);
+                play(st, sm.mv);
             }
         }
     }
@@ -1289,27 +1286,7 @@ impl<'g> Searcher<'g> {
         if let Some(p) = &self.prefix {
             p.collect(&mut out);
         }
-        let play = |st: &mut State, m: Move, out: &mut Vec<Move>| {
-            g.play(st, m);
-            out.push(m);
-        };
-        for f in stack {
-            for &(m, _) in &self.autos[f.autos_start..f.autos_end] {
-                play(&mut st, m, &mut out);
-            }
-            if let Some((sm, _, _)) = f.cur {
-                let (a, b) = self.members[f.members_start + sm.member as usize];
-                for &m in &self.mpaths[a as usize..b as usize] {
-                    play(&mut st, m, &mut out);
-                }
-                if let Some(t) = sm.talon {
-                    for m in g.stock_moves_between(&st, t) {
-                        play(&mut st, m, &mut out);
-                    }
-                }
-                play(&mut st, sm.mv, &mut out);
-            }
-        }
+        self.line(stack, &mut st, &mut out);
         // The safe moves of the final (won) position.
         let last = stack.last().map_or(0, |f| {
             f.autos_end
@@ -1319,7 +1296,8 @@ impl<'g> Searcher<'g> {
                 })
         });
         for &(m, _) in &self.autos[last..] {
-            play(&mut st, m, &mut out);
+            g.play(&mut st, m);
+            out.push(m);
         }
         debug_assert!(g.is_won(&st));
         out

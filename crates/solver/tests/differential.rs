@@ -8,9 +8,9 @@ mod common;
 
 use common::variants;
 use demon_core::rules::{GroupMoves, Stock};
-use demon_core::{Game, GameKind, Rules, Source};
+use demon_core::{Game, GameKind, Layout, Rules, Source};
 use demon_solver::reference::reference_solve;
-use demon_solver::{solve, solve_with, Limits, Options, Verdict};
+use demon_solver::{solve, solve_with, Limits, Options, Outcome, Verdict};
 
 /// One deal solved by the fast solver and by the reference search.
 enum Compared {
@@ -53,6 +53,25 @@ fn versus_reference(
         rules.signature()
     );
     Compared::Agreed(got)
+}
+
+/// Solves `layout` again with options `o`, and asserts that its verdict,
+/// if it reaches one, is `want` (the reference's). `what` names the deal.
+fn solve_again(
+    rules: &Rules,
+    layout: &Layout,
+    limits: &Limits,
+    o: &Options,
+    want: bool,
+    what: &str,
+) -> Outcome {
+    let out = solve_with(rules, layout, limits, o).unwrap_or_else(|e| panic!("{what}: {e}"));
+    match out.verdict {
+        Verdict::Won(_) => assert!(want, "{what}: won, reference lost"),
+        Verdict::Lost => assert!(!want, "{what}: lost, reference won"),
+        Verdict::Unknown(_) => {}
+    }
+    out
 }
 
 /// Solves deals of every variant of `g`, round-robin, until `want` deals
@@ -103,19 +122,16 @@ fn check_family(g: GameKind, want: usize) -> (usize, usize, usize, usize) {
                 split_doubling: seed % 2 == 1,
                 ..Options::default()
             };
-            let out = solve_with(rules, &layout, &limits, &o)
-                .unwrap_or_else(|e| panic!("{name} seed {seed} (cursors): {e}"));
+            let out = solve_again(
+                rules,
+                &layout,
+                &limits,
+                &o,
+                want,
+                &format!("{name} seed {seed} (cursors)"),
+            );
             splits += out.stats.splits;
-            match out.verdict {
-                Verdict::Won(_) => {
-                    assert!(want, "{name} seed {seed}: with cursors won, reference lost")
-                }
-                Verdict::Lost => assert!(
-                    !want,
-                    "{name} seed {seed}: with cursors lost, reference won"
-                ),
-                Verdict::Unknown(_) => unknown += 1,
-            }
+            unknown += usize::from(matches!(out.verdict, Verdict::Unknown(_)));
             // Tableau classes (on by default) change the search only with
             // one deck and runs moving in any part: solve those again
             // without.
@@ -124,23 +140,9 @@ fn check_family(g: GameKind, want: usize) -> (usize, usize, usize, usize) {
                     tableau_classes: false,
                     ..Options::default()
                 };
-                let out = solve_with(rules, &layout, &limits, &o)
-                    .unwrap_or_else(|e| panic!("{name} seed {seed} (no classes): {e}"));
-                match out.verdict {
-                    Verdict::Won(_) => {
-                        assert!(
-                            want,
-                            "{name} seed {seed}: without classes won, reference lost"
-                        )
-                    }
-                    Verdict::Lost => {
-                        assert!(
-                            !want,
-                            "{name} seed {seed}: without classes lost, reference won"
-                        )
-                    }
-                    Verdict::Unknown(_) => unknown += 1,
-                }
+                let what = format!("{name} seed {seed} (no classes)");
+                let out = solve_again(rules, &layout, &limits, &o, want, &what);
+                unknown += usize::from(matches!(out.verdict, Verdict::Unknown(_)));
                 without_classes += 1;
             }
         }

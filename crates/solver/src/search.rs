@@ -607,8 +607,15 @@ struct Searcher<'g> {
     game: &'g Game,
     limits: Limits,
     table: FingerprintSet,
-    /// Bytes the path may use: an eighth of the budget, at most 256 MiB.
+    /// Bytes the paths may use: first an eighth of the memory, at most
+    /// 256 MiB; more when they need it and the table has not taken it
+    /// ([`Searcher::widen_path`]).
     path_budget: usize,
+    /// No more splits or turns once the paths take this much: half the
+    /// path's first budget (see [`Searcher::rotate`]).
+    path_gate: usize,
+    /// The memory the table and the paths share.
+    memory: usize,
     autos: Vec<(Move, Undo)>,
     /// The moves of every frame on the path, in path order: a frame's
     /// moves cost what they hold, not a fixed-size inline buffer.
@@ -719,6 +726,8 @@ impl<'g> Searcher<'g> {
             limits: *limits,
             table: FingerprintSet::with_budget(memory - path_budget),
             path_budget,
+            path_gate: path_budget / 2,
+            memory,
             autos: Vec::new(),
             stats: Stats::default(),
             start: Instant::now(),
@@ -901,7 +910,7 @@ impl<'g> Searcher<'g> {
     /// in 20 K; on Rainbow seed 220 the first two moves at the root cost
     /// 16.1 M. So the search runs many paths ("cursors") in turn, each for
     /// [`Options::slice`] nodes, and at the end of a turn (up to
-    /// [`Options::cursors`] of them, and half the path budget) the running
+    /// [`Options::cursors`] of them, and half the path's first budget) the running
     /// one may hand the unexplored moves of its shallowest frame that has
     /// any to a new cursor ([`Searcher::split`], when the move explored
     /// there has cost [`Options::split_after`] nodes): the alternatives
@@ -923,16 +932,17 @@ impl<'g> Searcher<'g> {
     ///
     /// Memory. Each cursor holds a whole path (on Double Easthaven about
     /// 28 KB), and a parked cursor keeps what it grew to in its turns. So
-    /// once all the paths together take half the path budget, there are
-    /// no more splits and no more turns: the running cursor goes on alone,
-    /// a plain depth-first search in the other half, until its part is
-    /// explored and frees its path. (Rotating on would let every parked
+    /// once all the paths together take half the path's first budget,
+    /// there are no more splits and no more turns: the running cursor goes
+    /// on alone, a plain depth-first search in the rest (and in what
+    /// [`Searcher::widen_path`] gives it), until its part is explored and
+    /// frees its path. (Rotating on would let every parked
     /// cursor grow in its turn, and the paths together outrun the budget:
     /// Double Easthaven seed 2 stopped at the memory limit of 512 MiB
     /// after 2.5 M nodes with 2,397 cursors; alone it is won in 18,648.)
     fn rotate(&mut self, st: &mut State, stack: &mut Vec<Frame>) {
         self.turn_end = self.stats.nodes + self.slice;
-        if self.path_bytes(stack.len()) >= self.path_budget / 2 {
+        if self.path_bytes(stack.len()) >= self.path_gate {
             return;
         }
         if self.parked.len() + 1 < self.max_cursors {
@@ -1117,6 +1127,26 @@ impl<'g> Searcher<'g> {
             + self.autos.len() * std::mem::size_of::<(Move, Undo)>()
     }
 
+    /// Lets a path that has outgrown its budget take memory the table has
+    /// not allocated: the path budget grows to twice the path (at least
+    /// 64 MiB more), and the table's budget shrinks by as much. The two
+    /// budgets still add up to the search's memory, so the search stays
+    /// inside it; `false` when the table already holds too much (then the
+    /// search stops at the memory limit). Why: a depth-first path can run
+    /// long where the table stays small (Chameleon seed 235 stopped at the
+    /// limit of 4 GiB with 13 M positions in a 512 MiB table when the path
+    /// had only its fixed 256 MiB), and a table that needs the memory
+    /// gets it whenever the path does not.
+    fn widen_path(&mut self, path: usize) -> bool {
+        let free = self.memory.saturating_sub(self.table.bytes());
+        let want = (2 * path).max(path + (64 << 20)).min(free);
+        if want <= path || !self.table.lower_budget(self.memory - want) {
+            return false;
+        }
+        self.path_budget = want;
+        true
+    }
+
     fn over_limit(&mut self, depth: usize) -> Option<Limit> {
         if let Some(n) = self.limits.max_nodes {
             if self.stats.nodes >= n {
@@ -1124,7 +1154,7 @@ impl<'g> Searcher<'g> {
             }
         }
         let path = self.path_bytes(depth);
-        if path > self.path_budget {
+        if path > self.path_budget && !self.widen_path(path) {
             return Some(Limit::Memory(self.limits.max_memory));
         }
         if self.stats.nodes.is_multiple_of(CLOCK_EVERY) {

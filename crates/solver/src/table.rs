@@ -112,6 +112,18 @@ impl FingerprintSet {
         self.budget + self.recent.len() * ENTRY
     }
 
+    /// Lowers the budget so that [`Self::budget_bytes`] is at most
+    /// `bytes`, if the arrays held now fit in that: the table then grows
+    /// only within the lower budget. Returns whether it was lowered.
+    pub fn lower_budget(&mut self, bytes: usize) -> bool {
+        let main = bytes.saturating_sub(self.recent.len() * ENTRY);
+        if main < self.slots.len() * ENTRY {
+            return false;
+        }
+        self.budget = self.budget.min(main);
+        true
+    }
+
     #[inline]
     fn home(fp: u128, n: usize) -> usize {
         // Multiply-shift range reduction on the high 64 bits.

@@ -201,3 +201,33 @@ fn double_easthaven_seed_2_one_path() {
     let out = solve(&rules, &layout, &limits).unwrap();
     assert_eq!(out.verdict, Verdict::Unknown(Limit::Nodes(4_000_000)));
 }
+
+/// A path may take the memory the table has not: with 8 MiB (a first path
+/// budget of 1 MiB), one path wins Double Easthaven seed 2, whose path
+/// needs about 2 MB, as it does with memory to spare; before paths could
+/// widen it stopped at the memory limit with 1.2 MiB in use. With 2 MiB
+/// it stops at the limit, inside it.
+#[test]
+fn double_easthaven_seed_2_path_widens() {
+    let rules: Rules = GameKind::DoubleEasthaven.preset(Reading::Standard).unwrap();
+    let layout = Source::Native(2).layout(&rules);
+    let one = Options {
+        cursors: 1,
+        ..Options::default()
+    };
+    for (memory, won) in [(8usize << 20, true), (2 << 20, false)] {
+        let limits = Limits {
+            max_nodes: None,
+            max_memory: memory,
+            timeout: None,
+        };
+        let out = solve_with(&rules, &layout, &limits, &one).unwrap();
+        if won {
+            assert!(matches!(out.verdict, Verdict::Won(_)), "{memory}");
+            assert_eq!(out.stats.nodes, 18_648);
+        } else {
+            assert_eq!(out.verdict, Verdict::Unknown(Limit::Memory(memory)));
+        }
+        assert!(out.stats.peak_memory <= memory, "{memory}");
+    }
+}

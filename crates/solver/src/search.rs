@@ -853,7 +853,7 @@ impl<'g> Searcher<'g> {
             frame.child_at = self.cnodes;
             self.stats.nodes += 1;
             self.cnodes += 1;
-            if let Some(l) = self.over_limit(stack.len()) {
+            if let Some(l) = self.over_limit(stack.capacity()) {
                 return Some(Verdict::Unknown(l));
             }
             let entered = self.enter(st);
@@ -942,7 +942,7 @@ impl<'g> Searcher<'g> {
     /// after 2.5 M nodes with 2,397 cursors; alone it is won in 18,648.)
     fn rotate(&mut self, st: &mut State, stack: &mut Vec<Frame>) {
         self.turn_end = self.stats.nodes + self.slice;
-        if self.path_bytes(stack.len()) >= self.path_gate {
+        if self.path_bytes(stack.capacity()) >= self.path_gate {
             return;
         }
         if self.parked.len() + 1 < self.max_cursors {
@@ -1116,15 +1116,17 @@ impl<'g> Searcher<'g> {
     }
 
     /// Bytes of every cursor's path: the parked ones and the running one,
-    /// `depth` frames deep.
-    fn path_bytes(&self, depth: usize) -> usize {
+    /// whose stack has room for `frames` frames. What the vectors hold
+    /// room for is counted, not what they use (a vector that doubles can
+    /// hold twice its length).
+    fn path_bytes(&self, frames: usize) -> usize {
         self.parked_bytes
-            + depth * FRAME_BYTES
-            + self.arena.len() * std::mem::size_of::<SMove>()
-            + self.members.len() * std::mem::size_of::<(u32, u32)>()
-            + self.mpaths.len() * std::mem::size_of::<Move>()
+            + frames * FRAME_BYTES
+            + self.arena.capacity() * std::mem::size_of::<SMove>()
+            + self.members.capacity() * std::mem::size_of::<(u32, u32)>()
+            + self.mpaths.capacity() * std::mem::size_of::<Move>()
             + CLASS_CAP * std::mem::size_of::<class::Member>()
-            + self.autos.len() * std::mem::size_of::<(Move, Undo)>()
+            + self.autos.capacity() * std::mem::size_of::<(Move, Undo)>()
     }
 
     /// Lets a path that has outgrown its budget take memory the table has
@@ -1147,13 +1149,13 @@ impl<'g> Searcher<'g> {
         true
     }
 
-    fn over_limit(&mut self, depth: usize) -> Option<Limit> {
+    fn over_limit(&mut self, frames: usize) -> Option<Limit> {
         if let Some(n) = self.limits.max_nodes {
             if self.stats.nodes >= n {
                 return Some(Limit::Nodes(n));
             }
         }
-        let path = self.path_bytes(depth);
+        let path = self.path_bytes(frames);
         if path > self.path_budget && !self.widen_path(path) {
             return Some(Limit::Memory(self.limits.max_memory));
         }

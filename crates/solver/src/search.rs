@@ -249,7 +249,7 @@ const MIN_PROBE_MEMORY: usize = 64 << 10;
 /// leave at the time (the table does not grow while a probe runs, and a
 /// probe's memory is freed when it ends).
 fn drive(game: &Game, limits: &Limits, options: &Options) -> Outcome {
-    let mut dfs = Searcher::new(game, limits, limits.max_memory);
+    let mut dfs = Searcher::new(game, limits);
     dfs.classes = options.tableau_classes;
     dfs.max_cursors = options.cursors.max(1);
     dfs.slice = options.slice.max(1);
@@ -614,8 +614,6 @@ struct Searcher<'g> {
     /// No more splits or turns once the paths take this much: half the
     /// path's first budget (see [`Searcher::rotate`]).
     path_gate: usize,
-    /// The memory the table and the paths share.
-    memory: usize,
     autos: Vec<(Move, Undo)>,
     /// The moves of every frame on the path, in path order: a frame's
     /// moves cost what they hold, not a fixed-size inline buffer.
@@ -708,18 +706,39 @@ impl Prefix {
 impl Cursor {
     fn bytes(&self) -> usize {
         std::mem::size_of::<Cursor>()
-            + self.stack.capacity() * FRAME_BYTES
-            + self.arena.capacity() * std::mem::size_of::<SMove>()
-            + self.members.capacity() * std::mem::size_of::<(u32, u32)>()
-            + self.mpaths.capacity() * std::mem::size_of::<Move>()
+            + path_vec_bytes(
+                self.stack.capacity(),
+                &self.arena,
+                &self.members,
+                &self.mpaths,
+                &self.autos,
+            )
             + self.prefix.as_ref().map_or(0, |p| p.chain_bytes)
-            + self.autos.capacity() * std::mem::size_of::<(Move, Undo)>()
     }
 }
 
+/// Bytes a path's vectors hold room for (a stack with room for `frames`
+/// frames): what they could fill without reallocating, not what they use,
+/// as a vector that doubles can hold twice its length.
+fn path_vec_bytes(
+    frames: usize,
+    arena: &Vec<SMove>,
+    members: &Vec<(u32, u32)>,
+    mpaths: &Vec<Move>,
+    autos: &Vec<(Move, Undo)>,
+) -> usize {
+    frames * FRAME_BYTES
+        + arena.capacity() * std::mem::size_of::<SMove>()
+        + members.capacity() * std::mem::size_of::<(u32, u32)>()
+        + mpaths.capacity() * std::mem::size_of::<Move>()
+        + autos.capacity() * std::mem::size_of::<(Move, Undo)>()
+}
+
 impl<'g> Searcher<'g> {
-    /// A search whose table and path take at most `memory` bytes.
-    fn new(game: &'g Game, limits: &Limits, memory: usize) -> Searcher<'g> {
+    /// A search whose table and paths take at most `limits.max_memory`
+    /// bytes together.
+    fn new(game: &'g Game, limits: &Limits) -> Searcher<'g> {
+        let memory = limits.max_memory;
         let path_budget = (memory / 8).min(256 << 20);
         Searcher {
             game,
@@ -727,7 +746,6 @@ impl<'g> Searcher<'g> {
             table: FingerprintSet::with_budget(memory - path_budget),
             path_budget,
             path_gate: path_budget / 2,
-            memory,
             autos: Vec::new(),
             stats: Stats::default(),
             start: Instant::now(),
@@ -1116,17 +1134,17 @@ impl<'g> Searcher<'g> {
     }
 
     /// Bytes of every cursor's path: the parked ones and the running one,
-    /// whose stack has room for `frames` frames. What the vectors hold
-    /// room for is counted, not what they use (a vector that doubles can
-    /// hold twice its length).
+    /// whose stack has room for `frames` frames ([`path_vec_bytes`]).
     fn path_bytes(&self, frames: usize) -> usize {
         self.parked_bytes
-            + frames * FRAME_BYTES
-            + self.arena.capacity() * std::mem::size_of::<SMove>()
-            + self.members.capacity() * std::mem::size_of::<(u32, u32)>()
-            + self.mpaths.capacity() * std::mem::size_of::<Move>()
+            + path_vec_bytes(
+                frames,
+                &self.arena,
+                &self.members,
+                &self.mpaths,
+                &self.autos,
+            )
             + CLASS_CAP * std::mem::size_of::<class::Member>()
-            + self.autos.capacity() * std::mem::size_of::<(Move, Undo)>()
     }
 
     /// Lets a path that has outgrown its budget take memory the table has
@@ -1140,9 +1158,10 @@ impl<'g> Searcher<'g> {
     /// had only its fixed 256 MiB), and a table that needs the memory
     /// gets it whenever the path does not.
     fn widen_path(&mut self, path: usize) -> bool {
-        let free = self.memory.saturating_sub(self.table.bytes());
+        let memory = self.limits.max_memory;
+        let free = memory.saturating_sub(self.table.bytes());
         let want = (2 * path).max(path + (64 << 20)).min(free);
-        if want <= path || !self.table.lower_budget(self.memory - want) {
+        if want <= path || !self.table.lower_budget(memory - want) {
             return false;
         }
         self.path_budget = want;

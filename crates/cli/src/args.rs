@@ -196,6 +196,9 @@ pub struct LimitArgs {
     /// Store every position on its own, not once per tableau class (positions joined by reversible tableau moves; one deck, --group-moves any). Slower and bigger: for comparison.
     #[arg(long, help_heading = "Limits")]
     pub no_tableau_classes: bool,
+    /// Do not stop at dead ends (positions where some card can provably never move again). Slower: for comparison.
+    #[arg(long, help_heading = "Limits")]
+    pub no_deadlock: bool,
     /// Search paths explored side by side, taking turns, so that one deep lost subtree cannot hold up a win elsewhere. 1 gives a single depth-first path, for comparison. The verdicts do not depend on it.
     #[arg(long, default_value_t = demon_solver::Options::default().cursors as u32, value_parser = clap::value_parser!(u32).range(1..=65536), help_heading = "Limits")]
     pub cursors: u32,
@@ -213,6 +216,7 @@ impl LimitArgs {
     pub fn options(&self) -> demon_solver::Options {
         demon_solver::Options {
             tableau_classes: !self.no_tableau_classes,
+            deadlock: !self.no_deadlock,
             cursors: self.cursors as usize,
             ..demon_solver::Options::default()
         }

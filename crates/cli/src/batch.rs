@@ -254,6 +254,9 @@ fn settings(job: &Job) -> String {
     if job.options.cursors != 1 {
         s += &format!(" cursors={}", job.options.cursors);
     }
+    if !job.options.deadlock {
+        s += " dead-ends=off";
+    }
     s
 }
 

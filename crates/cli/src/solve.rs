@@ -242,13 +242,14 @@ pub fn run(
             }
             writeln!(
                 out,
-                "nodes {}, positions stored {}, table hits {}, safe moves {}, moves slept {}, positions merged {}, paths split {}, peak memory {:.1} MiB, time {:.3} s ({:.0} nodes/s)",
+                "nodes {}, positions stored {}, table hits {}, safe moves {}, moves slept {}, positions merged {}, dead ends {}, paths split {}, peak memory {:.1} MiB, time {:.3} s ({:.0} nodes/s)",
                 stats.nodes,
                 stats.stored,
                 stats.hits,
                 stats.auto_moves,
                 stats.slept,
                 stats.merged,
+                stats.dead,
                 stats.splits,
                 stats.peak_memory as f64 / (1 << 20) as f64,
                 secs,
@@ -272,6 +273,7 @@ pub fn run(
                     "safe_moves": stats.auto_moves,
                     "moves_slept": stats.slept,
                     "positions_merged": stats.merged,
+                    "dead_ends": stats.dead,
                     "paths_split": stats.splits,
                     "peak_memory_bytes": stats.peak_memory,
                     "max_depth": stats.max_depth,

@@ -8,6 +8,7 @@
 //! is the plain exhaustive search the fast one is tested against.
 
 pub mod class;
+pub mod deadlock;
 pub mod key;
 pub mod reference;
 pub mod search;

@@ -111,6 +111,8 @@ pub struct Stats {
     pub merged: u64,
     /// Cursors split off ([`Options::cursors`]).
     pub splits: u64,
+    /// Positions proved lost by [`crate::deadlock::dead`] (not stored).
+    pub dead: u64,
     /// Peak bytes of table and paths.
     pub peak_memory: usize,
     /// Deepest path, in search moves.
@@ -127,6 +129,7 @@ impl std::ops::AddAssign for Stats {
         self.slept += o.slept;
         self.merged += o.merged;
         self.splits += o.splits;
+        self.dead += o.dead;
         self.peak_memory = self.peak_memory.max(o.peak_memory);
         self.max_depth = self.max_depth.max(o.max_depth);
         self.elapsed += o.elapsed;
@@ -181,6 +184,9 @@ pub struct Options {
     /// 4,448,766 with the defaults.
     pub split_after: u64,
     pub split_doubling: bool,
+    /// Stop at positions [`crate::deadlock::dead`] proves lost (on by
+    /// default); off, for comparison.
+    pub deadlock: bool,
 }
 
 impl Default for Options {
@@ -191,6 +197,7 @@ impl Default for Options {
             slice: 256,
             split_after: 1024,
             split_doubling: true,
+            deadlock: true,
         }
     }
 }
@@ -255,6 +262,7 @@ fn drive(game: &Game, limits: &Limits, options: &Options) -> Outcome {
     dfs.slice = options.slice.max(1);
     dfs.split_after = options.split_after;
     dfs.split_doubling = options.split_doubling;
+    dfs.deadlock = options.deadlock;
     dfs.turn_end = dfs.slice;
     let mut pause = FIRST_PAUSE;
     let mut probe = FIRST_PROBE;
@@ -641,6 +649,7 @@ struct Searcher<'g> {
     last_autos: usize,
     /// Whether tableau classes are merged ([`Options::tableau_classes`]).
     classes: bool,
+    deadlock: bool,
     /// Core moves from the deal to the position of the running cursor's
     /// first frame (empty for the first cursor, which starts at the deal).
     prefix: Option<Rc<Prefix>>,
@@ -754,6 +763,7 @@ impl<'g> Searcher<'g> {
             started: false,
             last_autos: 0,
             classes: false,
+            deadlock: false,
             arena: Vec::new(),
             scratch: SmallVec::new(),
             class: ClassFinder::default(),
@@ -801,7 +811,9 @@ impl<'g> Searcher<'g> {
             self.started = true;
             match self.enter(st) {
                 Enter::Won => return Some(Verdict::Won(self.solution(stack))),
-                Enter::Seen => unreachable!("the table starts empty"),
+                // The table starts empty: the deal is dead (lost), and the
+                // empty stack below reports it.
+                Enter::Seen => debug_assert!(self.stats.dead == 1),
                 Enter::Full => {
                     return Some(Verdict::Unknown(Limit::Memory(self.limits.max_memory)))
                 }
@@ -1198,6 +1210,15 @@ impl<'g> Searcher<'g> {
         self.stats.auto_moves += self.last_autos as u64;
         if self.game.is_won(st) {
             return Enter::Won;
+        }
+        if self.deadlock && crate::deadlock::dead(self.game, st) {
+            // Lost: like a position already explored, with nothing found.
+            while self.autos.len() > a0 {
+                let (m, u) = self.autos.pop().expect("len checked");
+                self.game.undo(st, m, u);
+            }
+            self.stats.dead += 1;
+            return Enter::Seen;
         }
         let form = if self.classes {
             self.class.form(self.game, st, &mut self.canon)

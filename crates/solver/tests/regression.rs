@@ -115,7 +115,8 @@ fn easthaven() {
 /// (`key::TalonView`) it took 12,346 nodes for 5,965 stored, and before
 /// the fresh stops joined the chain of residue 1, 11,277 for 5,113; before
 /// the reserve's top card was a safe move, 10,979 for 4,777; with one path
-/// (before the cursors, `Options::cursors`), 10,013 for 4,419.
+/// (before the cursors, `Options::cursors`), 10,013 for 4,419; before
+/// the dead ends (`deadlock::dead`), 3,267 for 1,618.
 #[test]
 fn canfield_seed_11_counts() {
     let rules: Rules = GameKind::Canfield.preset(Reading::Standard).unwrap();
@@ -128,8 +129,8 @@ fn canfield_seed_11_counts() {
     assert!(matches!(out.verdict, Verdict::Won(_)));
     let s = &out.stats;
     assert_eq!(
-        (s.nodes, s.stored, s.hits, s.slept, s.auto_moves),
-        (3_267, 1_618, 1_561, 183, 337)
+        (s.nodes, s.stored, s.hits, s.slept, s.auto_moves, s.dead),
+        (3_142, 1_458, 1_454, 168, 333, 131)
     );
 }
 

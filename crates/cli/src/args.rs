@@ -196,7 +196,7 @@ pub struct LimitArgs {
     /// Store every position on its own, not once per tableau class (positions joined by reversible tableau moves; one deck, --group-moves any). Slower and bigger: for comparison.
     #[arg(long, help_heading = "Limits")]
     pub no_tableau_classes: bool,
-    /// Do not stop at dead ends (positions where some card can provably never move again). Slower: for comparison.
+    /// Do not stop at dead ends (positions where provably no tableau pile can ever be emptied, so its bottom card never reaches a foundation). Searches more positions: for comparison.
     #[arg(long, help_heading = "Limits")]
     pub no_deadlock: bool,
     /// Search paths explored side by side, taking turns, so that one deep lost subtree cannot hold up a win elsewhere. 1 gives a single depth-first path, for comparison. The verdicts do not depend on it.

@@ -1,12 +1,19 @@
-//! Deadlock detection: a sound test that a position is lost because some
-//! card can never move again.
+//! Dead ends: a sound test that a position is lost because some tableau
+//! pile can never be emptied.
 //!
-//! To win, every card not on a foundation must move at least once. This
-//! module computes a set `M` of cards that *might* ever move, as the least
-//! fixpoint of optimistic conditions; a card outside `M` never moves in any
-//! line of play, so if one is not on a foundation the position is lost.
+//! To win, every card must reach a foundation, so every pile's present
+//! bottom card must move. This module computes three sets of cards as the
+//! least fixpoint of optimistic conditions:
+//! - `M`: cards that might ever move;
+//! - `T` (in `M`): cards whose first move might be onto the tableau (a
+//!   tableau card or a space); every card already in the tableau that
+//!   joins `M` is put in `T` too, which only makes `T` larger;
+//! - `F` (in `M`): cards that might reach a foundation.
 //!
-//! ## The conditions (a card is added to `M` when they hold)
+//! If no pile is empty now and no pile's bottom card is in `M`, no pile
+//! can ever be emptied, and the position is lost.
+//!
+//! ## The conditions
 //!
 //! A card `x` may move when nothing that cannot move is above it, and it
 //! has somewhere to go:
@@ -16,49 +23,67 @@
 //!   block must be face up, properly built on `x`, and the group-move rule
 //!   must allow that run (`any`: always; `whole` and `pile`: only from the
 //!   pile's bottom, with no face-down cards; `top`: never). The block's
-//!   cards join `M` with `x`. In the waste, with no redeal left, every
-//!   waste card above it is in `M` (new cards are only ever put on top).
-//!   Stock cards, and waste cards while a redeal is left, are not
+//!   cards join `M` and `T` with `x`. In the waste, with no redeal left,
+//!   every waste card above it is in `M` (new cards are only ever put on
+//!   top). Stock cards, and waste cards while a redeal is left, are not
 //!   constrained (over-approximated as free).
 //! - **somewhere to go** (any one):
-//!   - a foundation, for a single card: `x` is of the base rank, or its
-//!     predecessor in suit is on a foundation or in `M` (either copy with
-//!     two decks);
-//!   - a tableau card `y` that `x` builds on: `y` is in `M`, or `y` is in
-//!     the tableau with every card above it in `M`, or (with worrying back)
-//!     `y` is on a foundation;
+//!   - a foundation, for a single card (nothing above it): `x` is of the
+//!     base rank, or its predecessor in suit is on a foundation or in `F`
+//!     (either copy with two decks). Then `x` joins `F` too;
+//!   - a tableau card `y` that `x` builds on: `y` is in `T`, or `y` is in
+//!     the tableau with every card above it in `M` (and, if in `x`'s own
+//!     pile, not above `x`: those move with `x` or before it), or (with
+//!     worrying back) `y` is on a foundation or in `M`. Then `x` joins `T`
+//!     too;
 //!   - an empty space: a pile is empty now, or some pile's bottom card is
 //!     in `M` (a pile can only become empty when its present bottom card
 //!     moves).
 //!
-//! With a to-tableau stock, the stock's cards move when they are dealt:
-//! they are in `M` from the start.
+//! A card in `M` but not in `T` (or `F`) is checked again each round, as
+//! the condition for `T` (or `F`) may hold later. With a to-tableau stock,
+//! the stock's cards move when they are dealt: they are in `M` and `T`
+//! from the start.
 //!
-//! Once a space is possible every card has somewhere to go, and every
-//! stack empties into `M` from its top down: no card is left out. So the
-//! test can only succeed while no pile is empty and no pile's bottom card
-//! is in `M`, and it stops (not dead) as soon as one is.
+//! Once a space is possible every card has somewhere to go, every stack
+//! empties into `M` from its top down, and no pile is safe from being
+//! emptied; so the test stops (not dead) as soon as a pile's bottom card
+//! joins `M`, and the other conditions never need to read "a space".
 //!
 //! ## Why it is sound
 //!
 //! Take any line of play from the position and order the cards that move
 //! by the time of their first move; cards that first move together (a
-//! run) share a time. By induction every one of them is in `M`: when `x`
-//! first moves at time `t`, every card above it now has either moved
-//! before `t` (in `M` by induction) or has not moved, in which case it is
-//! still directly above `x` (cards are only added on top, and nothing
-//! below an unmoved card can move), so the unmoved ones form a block
-//! directly above `x` that moves with it as a run, and the run's legality
-//! at `t` depends only on those cards and `x`'s place, both unchanged. A
-//! move to a foundation needs the predecessor there at `t`: there now, or
-//! moved there before `t`. A move onto `y` needs `y` at a pile's top at
-//! `t`: `y` moved before `t`, or it was in the tableau and everything
-//! above it moved away before `t`, or (worrying back) came from a
-//! foundation. A move into a space needs an empty pile at `t`: empty now,
-//! or emptied before `t`, which moved its present bottom card before `t`.
-//! Every condition asks only for facts about cards that moved before `t`,
-//! which are in `M`; so `x` (and its block) satisfies the conditions given
-//! the earlier cards, and the least fixpoint contains it.
+//! run) share a time. By induction every one of them is in `M`, every one
+//! whose first move is onto the tableau is in `T`, and every one that
+//! reaches a foundation is in `F`:
+//! - when `x` first moves at time `t`, every card above it now has either
+//!   moved before `t` (in `M` by induction) or has not moved, in which
+//!   case it is still directly above `x` (cards are only added on top, and
+//!   nothing below an unmoved card can move). So the unmoved ones form a
+//!   block directly above `x` that moves with it, onto the tableau, as a
+//!   run, and the run's legality at `t` depends only on those cards and
+//!   `x`'s place, both unchanged;
+//! - a move to a foundation needs the predecessor there at `t`: there now,
+//!   or it reached a foundation before `t` (in `F`);
+//! - a move onto `y` needs `y` at a pile's top at `t`. Either `y` was in
+//!   the tableau now and has not moved, so everything above it moved away
+//!   before `t` (in `M`; not `x`'s own block, which is still on `x`); or
+//!   `y` moved before `t` and is now on the tableau: without worrying back
+//!   a card on a foundation stays there, so `y`'s first move was onto the
+//!   tableau (in `T`), or `y` was in the tableau already (in `T`, as every
+//!   tableau card in `M` is); with worrying back, `y` was on a foundation
+//!   or moved (in `M`);
+//! - a move into a space needs an empty pile at `t`: empty now, or emptied
+//!   before `t`, which moved its present bottom card before `t`;
+//! - a card reaches a foundation only alone, with nothing above it, which
+//!   (by the first point) means every card above it now moved before.
+//!
+//! Every condition asks only for facts about cards that moved (or reached
+//! a foundation) before `t`, which the sets hold by induction; so the
+//! least fixpoint contains every card that moves, with its first move's
+//! kind. In particular a pile emptied in some line of play has its bottom
+//! card in `M`.
 
 use demon_core::card::{Card, Rank, Suit};
 use demon_core::rules::{GroupMoves, Redeals, Stock, MAX_PILES};

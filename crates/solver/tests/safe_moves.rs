@@ -7,26 +7,10 @@
 
 mod common;
 
-use common::variants;
-use demon_core::{Game, GameKind, Loc, Move, Source, State};
+use common::playouts;
+use demon_core::{Game, GameKind, Move, State};
 use demon_solver::reference::reference_solve_from;
 use demon_solver::search::safe_move;
-
-/// SplitMix64: a small, fixed random sequence for the playouts.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// Positions the reference search may visit per question.
 const REFERENCE_NODES: usize = 20_000;
@@ -42,55 +26,14 @@ struct Tally {
 }
 
 /// Random playouts of `g`'s variants; at every position with a safe move,
-/// the check. Foundation moves are favoured so that the playouts reach
-/// the middle game, where most safe moves are.
+/// the check.
 fn check(g: GameKind, seeds: u64, steps: usize) -> Tally {
     let mut t = Tally::default();
-    for (name, rules) in variants(g) {
-        for seed in 0..seeds {
-            let layout = Source::Native(seed).layout(&rules);
-            let game = Game::new(&rules, &layout).unwrap();
-            let mut rng = Rng(seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ 0x5AFE);
-            let mut st = game.initial();
-            for step in 0..steps {
-                if game.is_won(&st) {
-                    break;
-                }
-                if let Some(m) = safe_move(&game, &st) {
-                    verify(
-                        &game,
-                        &st,
-                        m,
-                        &mut t,
-                        &format!("{name} seed {seed} step {step}"),
-                    );
-                }
-                let moves = game.legal_moves(&st);
-                if moves.is_empty() {
-                    break;
-                }
-                let up: Vec<Move> = moves
-                    .iter()
-                    .copied()
-                    .filter(|m| {
-                        matches!(
-                            m,
-                            Move::Play {
-                                to: Loc::Foundation(_),
-                                ..
-                            }
-                        )
-                    })
-                    .collect();
-                let m = if !up.is_empty() && rng.below(2) == 0 {
-                    up[rng.below(up.len())]
-                } else {
-                    moves[rng.below(moves.len())]
-                };
-                game.play(&mut st, m);
-            }
+    playouts(g, seeds, steps, 0x5AFE, |game, st, what| {
+        if let Some(m) = safe_move(game, st) {
+            verify(game, st, m, &mut t, what);
         }
-    }
+    });
     t
 }
 

@@ -2,7 +2,7 @@
 //! and each value of each rule option, on reduced decks.
 
 use demon_core::rules::{BaseChoice, Build, EmptySpace, GroupMoves, Redeals, Stock, TableauWrap};
-use demon_core::{GameKind, Reading, RuleOverrides, Rules};
+use demon_core::{Game, GameKind, Loc, Move, Reading, RuleOverrides, Rules, Source, State};
 
 /// A preset made small: few ranks, four piles for two decks, and a
 /// reserve large enough that some deals are lost.
@@ -215,4 +215,72 @@ pub fn variants(g: GameKind) -> Vec<(String, Rules)> {
         ),
     );
     v
+}
+
+/// SplitMix64: a small, fixed random sequence for the playouts.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Random playouts of deals `0..seeds` of every variant of `g`, at most
+/// `steps` moves each; `visit` sees every position before its move, with
+/// a name for messages. Foundation moves are favoured (one is taken half
+/// the time one is offered) so that the playouts reach the middle and end
+/// game. `salt` varies the random sequence.
+#[allow(dead_code)] // not every test file uses it
+pub fn playouts(
+    g: GameKind,
+    seeds: u64,
+    steps: usize,
+    salt: u64,
+    mut visit: impl FnMut(&Game, &State, &str),
+) {
+    for (name, rules) in variants(g) {
+        for seed in 0..seeds {
+            let layout = Source::Native(seed).layout(&rules);
+            let game = Game::new(&rules, &layout).unwrap();
+            let mut rng = Rng(seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ salt);
+            let mut st = game.initial();
+            for step in 0..steps {
+                if game.is_won(&st) {
+                    break;
+                }
+                visit(&game, &st, &format!("{name} seed {seed} step {step}"));
+                let moves = game.legal_moves(&st);
+                if moves.is_empty() {
+                    break;
+                }
+                let up: Vec<Move> = moves
+                    .iter()
+                    .copied()
+                    .filter(|m| {
+                        matches!(
+                            m,
+                            Move::Play {
+                                to: Loc::Foundation(_),
+                                ..
+                            }
+                        )
+                    })
+                    .collect();
+                let m = if !up.is_empty() && rng.below(2) == 0 {
+                    up[rng.below(up.len())]
+                } else {
+                    moves[rng.below(moves.len())]
+                };
+                game.play(&mut st, m);
+            }
+        }
+    }
 }

@@ -122,8 +122,9 @@ pub fn dead(g: &Game, st: &State) -> bool {
     let mut placed = [false; Card::COUNT];
     // Per card value: some copy is in `F` (might reach a foundation).
     let mut upped = [false; Card::COUNT];
-    // Per card value: copies in the tableau with every card above them in
-    // `M` (recomputed each round); pile `p`'s are from `expo[p]` up.
+    // Per card value: copies in the tableau not in `M` with every card
+    // above them in `M` (recomputed each round): pile `p`'s is its card
+    // `expo[p]`. (Those in `M` are in `T`, which counts them anyway.)
     let mut exposable = [0u8; Card::COUNT];
     let mut expo = [0usize; MAX_PILES];
     // Pile `p`'s cards from `top_m[p]` up are in `M` (nothing below a card
@@ -169,11 +170,11 @@ pub fn dead(g: &Game, st: &State) -> bool {
         upped[Card::new(c.suit(), Rank::new(r).expect("rank")).index() as usize]
     };
     let on_found = |c: Card| high[c.suit().index()] > off(c);
-    // Whether `c` has a tableau card to go on; `own` is the part of `c`'s
-    // pile above it that is exposable: those cards would move with it or
-    // before it, so they do not count.
+    // Whether `c` has a tableau card to go on; `own` is the exposable card
+    // of `c`'s pile if it is above `c`: it would move with `c`, so it does
+    // not count.
     let tableau_ok = |c: Card,
-                      own: &[Card],
+                      own: Option<Card>,
                       moved: &[bool; Card::COUNT],
                       placed: &[bool; Card::COUNT],
                       exposable: &[u8; Card::COUNT]| {
@@ -181,7 +182,7 @@ pub fn dead(g: &Game, st: &State) -> bool {
         Suit::ALL.iter().any(|&s| {
             let y = Card::new(s, rank);
             let i = y.index() as usize;
-            let expo = exposable[i] as usize > own.iter().filter(|&&o| o == y).count();
+            let expo = exposable[i] > u8::from(own == Some(y));
             (placed[i] || expo || (worry && (on_found(y) || moved[i]))) && g.builds(st, c, y)
         })
     };
@@ -191,12 +192,10 @@ pub fn dead(g: &Game, st: &State) -> bool {
         exposable.fill(0);
         for p in 0..piles {
             let cs = g.pile(st, p);
-            // The first card from the top not in `M`, and those above it.
+            // The first card from the top not in `M`.
             let e = top_m[p] - 1;
             expo[p] = e;
-            for &c in &cs[e..] {
-                exposable[c.index() as usize] += 1;
-            }
+            exposable[cs[e].index() as usize] += 1;
         }
 
         // The tableau: blocks join from the top of each pile down.
@@ -225,7 +224,7 @@ pub fn dead(g: &Game, st: &State) -> bool {
                         }
                     }
                     let x = cs[i];
-                    let own = &cs[expo[p].max(i + 1)..];
+                    let own = (expo[p] > i).then(|| cs[expo[p]]);
                     let onto = tableau_ok(x, own, &moved, &placed, &exposable);
                     let up = k0 == 0 && found_ok(x, &upped);
                     if onto || up {
@@ -257,7 +256,7 @@ pub fn dead(g: &Game, st: &State) -> bool {
         // are in `M`, so it can be uncovered and go up alone).
         let mut recheck = |x: Card, tableau: bool| {
             let i = x.index() as usize;
-            if !placed[i] && !tableau && tableau_ok(x, &[], &moved, &placed, &exposable) {
+            if !placed[i] && !tableau && tableau_ok(x, None, &moved, &placed, &exposable) {
                 placed[i] = true;
                 changed = true;
             }
@@ -284,7 +283,7 @@ pub fn dead(g: &Game, st: &State) -> bool {
         // The reserve, from the top.
         while reserve_m < reserve.len() {
             let x = reserve[reserve.len() - 1 - reserve_m];
-            let onto = tableau_ok(x, &[], &moved, &placed, &exposable);
+            let onto = tableau_ok(x, None, &moved, &placed, &exposable);
             let up = found_ok(x, &upped);
             if onto || up {
                 reserve_m += 1;
@@ -309,7 +308,7 @@ pub fn dead(g: &Game, st: &State) -> bool {
                 break;
             }
             let x = talon[i];
-            let onto = tableau_ok(x, &[], &moved, &placed, &exposable);
+            let onto = tableau_ok(x, None, &moved, &placed, &exposable);
             let up = found_ok(x, &upped);
             if onto || up {
                 talon_m |= 1 << i;

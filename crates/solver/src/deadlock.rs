@@ -112,7 +112,10 @@ pub fn dead(g: &Game, st: &State) -> bool {
         let s = f / decks;
         high[s] = high[s].max(g.foundation_height(st, f));
     }
-    let off = |c: Card| (c.rank().index() + ranks - base) % ranks;
+    // `x mod ranks` for `x < 2 * ranks`, without a division (`ranks` is not
+    // a constant, and a division costs more than the rest of a test here).
+    let wrap = |x: u8| if x >= ranks { x - ranks } else { x };
+    let off = |c: Card| wrap(c.rank().index() + ranks - base);
     let worry = rules.worrying_back;
     let group = rules.group_moves;
 
@@ -166,7 +169,7 @@ pub fn dead(g: &Game, st: &State) -> bool {
         if o == 0 || high[c.suit().index()] >= o {
             return true;
         }
-        let r = (c.rank().index() + ranks - 1) % ranks;
+        let r = wrap(c.rank().index() + ranks - 1);
         upped[Card::new(c.suit(), Rank::new(r).expect("rank")).index() as usize]
     };
     let on_found = |c: Card| high[c.suit().index()] > off(c);
@@ -178,7 +181,7 @@ pub fn dead(g: &Game, st: &State) -> bool {
                       moved: &[bool; Card::COUNT],
                       placed: &[bool; Card::COUNT],
                       exposable: &[u8; Card::COUNT]| {
-        let rank = Rank::new((c.rank().index() + 1) % ranks).expect("rank");
+        let rank = Rank::new(wrap(c.rank().index() + 1)).expect("rank");
         Suit::ALL.iter().any(|&s| {
             let y = Card::new(s, rank);
             let i = y.index() as usize;

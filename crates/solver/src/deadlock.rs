@@ -212,17 +212,15 @@ pub fn dead(g: &Game, st: &State) -> bool {
                     let k0 = s - (i + 1);
                     if k0 > 0 {
                         // The run grows one card per step: stop when it breaks.
-                        let legal = i >= down
-                            && g.builds(st, cs[i + 1], cs[i])
-                            && match group {
-                                GroupMoves::Any => true,
-                                GroupMoves::Whole | GroupMoves::Pile => i == 0 && down == 0,
-                                GroupMoves::Top => false,
-                            };
-                        if !legal && (i < down || !g.builds(st, cs[i + 1], cs[i])) {
+                        if i < down || !g.builds(st, cs[i + 1], cs[i]) {
                             break 'pile;
                         }
-                        if !legal {
+                        let allowed = match group {
+                            GroupMoves::Any => true,
+                            GroupMoves::Whole | GroupMoves::Pile => i == 0 && down == 0,
+                            GroupMoves::Top => false,
+                        };
+                        if !allowed {
                             continue;
                         }
                     }

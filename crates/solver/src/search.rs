@@ -1228,29 +1228,23 @@ impl<'g> Searcher<'g> {
         // is true of it. It is checked only once stored, not at every
         // arrival: most arrivals are table hits (62 % of them on Superior
         // Canfield seed 62), and a hit costs less than the check.
-        let dead = |s: &mut Self, st: &State| s.deadlock && crate::deadlock::dead(s.game, st);
-        match self.table.insert_level(key, level) {
-            Insert::New if dead(self, st) => {
-                // Lost: like a position already explored, with nothing found.
-                while self.autos.len() > a0 {
-                    let (m, u) = self.autos.pop().expect("len checked");
-                    self.game.undo(st, m, u);
-                }
+        let r = self.table.insert_level(key, level);
+        let dead = r == Insert::New && self.deadlock && crate::deadlock::dead(self.game, st);
+        if r != Insert::New || dead {
+            while self.autos.len() > a0 {
+                let (m, u) = self.autos.pop().expect("len checked");
+                self.game.undo(st, m, u);
+            }
+            if r == Insert::Full {
+                return Enter::Full;
+            }
+            // Seen before, or lost: either way explored, with nothing found.
+            if dead {
                 self.stats.dead += 1;
-                return Enter::Seen;
-            }
-            Insert::New => {}
-            r => {
-                while self.autos.len() > a0 {
-                    let (m, u) = self.autos.pop().expect("len checked");
-                    self.game.undo(st, m, u);
-                }
-                if r == Insert::Full {
-                    return Enter::Full;
-                }
+            } else {
                 self.stats.hits += 1;
-                return Enter::Seen;
             }
+            return Enter::Seen;
         }
         let start = self.arena.len();
         let members_start = self.members.len();

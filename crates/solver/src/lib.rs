@@ -15,5 +15,7 @@ pub mod search;
 pub mod shorten;
 pub mod table;
 
-pub use search::{solve, solve_with, Limit, Limits, Options, Outcome, SolveError, Stats, Verdict};
+pub use search::{
+    probe, solve, solve_with, Limit, Limits, Options, Outcome, SolveError, Stats, Verdict, Weights,
+};
 pub use shorten::shorten;

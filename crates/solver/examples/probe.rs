@@ -37,6 +37,7 @@ fn main() {
     }
     let rules = Rules::resolve(g, reading, &RuleOverrides::default()).expect("rules");
     let (mut won, mut nodes, mut len) = (0, 0u64, 0usize);
+    let mut seeds = Vec::new();
     let t = std::time::Instant::now();
     for seed in first..=last {
         let layout = Source::Native(seed).layout(&rules);
@@ -45,6 +46,7 @@ fn main() {
         if let Some(l) = found {
             won += 1;
             len += l;
+            seeds.push(seed);
         }
     }
     println!(
@@ -54,4 +56,5 @@ fn main() {
         len as f64 / won.max(1) as f64,
         t.elapsed().as_secs_f64()
     );
+    println!("won: {seeds:?}");
 }

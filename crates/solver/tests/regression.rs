@@ -235,3 +235,22 @@ fn double_easthaven_seed_2_path_widens() {
         assert!(out.stats.peak_memory <= memory, "{memory}");
     }
 }
+
+/// The probes' rounds change weights (`search::Weights::round`): Double
+/// Easthaven seed 17 is won by the second probe (the first with blocked
+/// cards at -4 and unbuilt ones at 0), 403,877 nodes in all; with the
+/// first round's weights in every probe (603e666) it was still unknown at
+/// 2,000,000 nodes.
+#[test]
+fn double_easthaven_seed_17_second_probe_round() {
+    let rules: Rules = GameKind::DoubleEasthaven.preset(Reading::Standard).unwrap();
+    let limits = Limits {
+        max_nodes: Some(1_000_000),
+        max_memory: 512 << 20,
+        timeout: None,
+    };
+    let layout = Source::Native(17).layout(&rules);
+    let out = solve(&rules, &layout, &limits).unwrap();
+    assert!(matches!(out.verdict, Verdict::Won(_)));
+    assert_eq!(out.stats.nodes, 403_877);
+}

@@ -47,8 +47,11 @@ pub struct Row {
     pub rules: String,
     pub seed: u64,
     pub verdict: Verdict,
-    /// Moves of the winning line (checked by the independent replay), 0
-    /// unless won.
+    /// Moves of the winning line as `demon solve` prints it (shortened by
+    /// [`demon_solver::shorten`], checked by the independent replay), 0
+    /// unless won. Reports written by ff0a63e and earlier versions hold
+    /// the search's line, unshortened: up to hundreds of thousands of
+    /// moves on two-deck games.
     pub solution_moves: u64,
     pub nodes: u64,
     pub stored: u64,
@@ -113,8 +116,13 @@ impl Job {
     /// check (never expected).
     pub fn solve(&self, seed: u64) -> Result<Row, String> {
         let layout = Source::Native(seed).layout(&self.rules);
-        let out = solve_with(&self.rules, &layout, &self.limits, &self.options)
+        let mut out = solve_with(&self.rules, &layout, &self.limits, &self.options)
             .map_err(|e| format!("seed {seed}: {e}"))?;
+        // The line a person would follow, not the search's detours; its
+        // time is not in the row's seconds (the search's time).
+        if let demon_solver::Verdict::Won(m) = &mut out.verdict {
+            *m = demon_solver::shorten(&self.rules, &layout, m);
+        }
         Ok(Row::from_outcome(self.game, &self.rules, seed, &out))
     }
 }

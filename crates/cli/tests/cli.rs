@@ -241,3 +241,33 @@ fn solve_output_is_a_line_a_person_can_follow() {
     assert!(s.contains("turn stock ×"), "{s}");
     assert!(s.contains("      tableau 1: "), "{s}");
 }
+
+#[test]
+fn batch_reports_the_length_of_the_line_solve_prints() {
+    // Canfield seed 2: the search's line has 616 moves, the shortened line
+    // that `solve` prints 557; the batch report gives the same 557.
+    let o = demon(&["solve", "canfield", "2", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let printed: usize = v["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["moves"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(printed, 557);
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("c.csv");
+    let o = demon(&[
+        "batch",
+        "canfield",
+        "--seeds",
+        "2..2",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let report = std::fs::read_to_string(&csv).unwrap();
+    let row: Vec<&str> = report.lines().nth(1).unwrap().split(',').collect();
+    // The rules column holds no comma: seed, verdict, solution_moves.
+    assert_eq!(&row[2..5], &["2", "won", "557"], "{report}");
+}

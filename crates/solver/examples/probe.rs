@@ -2,7 +2,7 @@
 //! its position value ([`demon_solver::Weights`]). Prints the deals won.
 //!
 //! cargo run --release -p demon-solver --example probe -- GAME FIRST LAST BUDGET [weight=value ...] [rules=pysolfc]
-//! weights: found, reserve, down, empty, unbuilt, blocked, newest (0|1)
+//! weights: found, reserve, down, empty, unbuilt, blocked, pass, pos, newest (0|1)
 
 use demon_core::{GameKind, Reading, RuleOverrides, Rules, Source};
 use demon_solver::{probe, Weights};

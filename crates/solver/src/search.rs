@@ -352,10 +352,12 @@ pub struct Weights {
     pub blocked: i32,
     /// Per redeal made (limited redeals only; unlimited ones count none).
     pub pass: i32,
-    /// Per card of the talon before the stock's place in this pass.
+    /// Per card of the talon before the stock's place in this pass (0:
+    /// at -1, Rainbow 1-100 at 50,000 won 32 against 37).
     pub pos: i32,
-    /// Among positions of equal value, expand the newest first (else the
-    /// oldest).
+    /// Among positions of equal value, expand the newest first, else the
+    /// oldest (the default: newest first won 0 of Double Easthaven 1-40 at
+    /// 200,000 against 4, with the old weights).
     pub newest_first: bool,
 }
 
@@ -2146,9 +2148,6 @@ mod tests {
         (checked, nflips)
     }
 
-    /// The best-first probe runs rarely on small deals (the exhaustive
-    /// search decides them before its first pause), so test it directly:
-    /// every line it reports must replay to a win.
     /// The probe's position value, counted by hand on the deal of Double
     /// Easthaven seed 1, `(TS) (9C) 8D | (TD) (QH) QD | (8S) (6S) 7C |
     /// (7D) (KS) 4S | (TS) (5C) TH | (5D) (TD) 6C | (9D) (JC) QD | (3S)
@@ -2194,6 +2193,9 @@ mod tests {
         assert_eq!(value(&g, &st, &w), 1);
     }
 
+    /// The best-first probe runs rarely on small deals (the exhaustive
+    /// search decides them before its first pause), so test it directly:
+    /// every line it reports must replay to a win.
     #[test]
     fn best_first_wins_replay() {
         let mut found = 0;

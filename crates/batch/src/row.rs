@@ -118,11 +118,8 @@ impl Job {
         let layout = Source::Native(seed).layout(&self.rules);
         let mut out = solve_with(&self.rules, &layout, &self.limits, &self.options)
             .map_err(|e| format!("seed {seed}: {e}"))?;
-        // The line a person would follow, not the search's detours; its
-        // time is not in the row's seconds (the search's time).
-        if let demon_solver::Verdict::Won(m) = &mut out.verdict {
-            *m = demon_solver::shorten(&self.rules, &layout, m);
-        }
+        // Its time is not in the row's seconds (the search's time).
+        out.shorten_line(&self.rules, &layout);
         Ok(Row::from_outcome(self.game, &self.rules, seed, &out))
     }
 }

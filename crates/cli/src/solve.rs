@@ -204,13 +204,9 @@ pub fn run(
     format: OutFormat,
     show_positions: bool,
 ) -> Result<ExitCode> {
-    let Outcome { mut verdict, stats } =
-        demon_solver::solve_with(rules, layout, &search.limits(), &search.options())?;
-    if let Verdict::Won(m) = &mut verdict {
-        // The search's line, without the detours the checker shows it
-        // does not need (each shortening is replayed to a win).
-        *m = demon_solver::shorten(rules, layout, m);
-    }
+    let mut outcome = demon_solver::solve_with(rules, layout, &search.limits(), &search.options())?;
+    outcome.shorten_line(rules, layout);
+    let Outcome { verdict, stats } = outcome;
     let game = Game::new(rules, layout)?;
     let (word, code) = match &verdict {
         Verdict::Won(_) => ("WON", EXIT_WON),

@@ -144,6 +144,18 @@ pub struct Outcome {
     pub stats: Stats,
 }
 
+impl Outcome {
+    /// Replaces a won line by the line a person would follow: the
+    /// search's detours removed by [`crate::shorten`], each shortening
+    /// replayed to a win. What `demon solve` prints and `demon batch`
+    /// counts.
+    pub fn shorten_line(&mut self, rules: &Rules, layout: &Layout) {
+        if let Verdict::Won(m) = &mut self.verdict {
+            *m = crate::shorten(rules, layout, m);
+        }
+    }
+}
+
 /// A failure of the solver itself: never expected, always reported.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SolveError {

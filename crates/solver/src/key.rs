@@ -12,14 +12,14 @@
 //! are written in sorted order, so permuted tableaux are one
 //! position. The two copies of a card are already one value in the state.
 //!
-//! Collisions: the table stores fingerprints only (120 of the 128 bits; the
-//! low byte holds the level), so two different keys with one
-//! fingerprint would make the second look visited and could turn a win
-//! into a wrong LOST. Treating XXH3-128 as a random function, the chance of
-//! any collision among n stored positions is at most n²/2¹²¹: for n = 10⁹
-//! (16 GB of table) that is below 4·10⁻¹⁹ per deal, and below 4·10⁻¹² over
-//! 10⁷ such deals. A WON verdict never rests on the
-//! table (its move list is replayed by the independent checker).
+//! Collisions: the table stores fingerprints only, compared on all 128
+//! bits ([`crate::table`]), so two different keys with one fingerprint
+//! would make the second look visited and could turn a win into a wrong
+//! LOST. Treating XXH3-128 as a random function, the chance of any
+//! collision among n stored positions is at most n²/2¹²⁹: for n = 10⁹
+//! (16 GB of table) that is below 1.5·10⁻²¹ per deal, and below
+//! 1.5·10⁻¹⁴ over 10⁷ such deals. A WON verdict never rests on the table
+//! (its move list is replayed by the independent checker).
 //!
 //! A merged tableau class ([`crate::class`]) is stored as the fingerprint
 //! of its canonical member, one position that depends only on the class.

@@ -44,7 +44,7 @@ pub enum Command {
     ///
     /// Exit code: 0 WON, 3 LOST, 4 UNKNOWN (1 for errors, 2 for bad arguments).
     #[command(
-        after_help = "Examples:\n  demon solve canfield 1\n  demon solve canfield --pysolfc 123456 --rules pysolfc --show-positions\n  demon solve superior-canfield 7 --timeout 30 --max-memory 8G\n  demon solve canfield 5 --group-moves any --format json\n\nExit code: 0 WON, 3 LOST, 4 UNKNOWN, 1 error, 2 bad arguments."
+        after_help = "Examples:\n  demon solve canfield 1\n  demon solve canfield --pysolfc 123456 --rules pysolfc --show-positions\n  demon solve superior-canfield 7 --timeout 30 --max-memory 8G\n  demon solve canfield 5 --group-moves any --format json\n  demon solve canfield 646 --group-moves any --max-memory 32M --forget-when-full\n\nExit code: 0 WON, 3 LOST, 4 UNKNOWN, 1 error, 2 bad arguments."
     )]
     Solve {
         #[command(flatten)]
@@ -202,6 +202,9 @@ pub struct LimitArgs {
     /// Search paths explored side by side, taking turns, so that one deep lost subtree cannot hold up a win elsewhere. 1 gives a single depth-first path, for comparison. The verdicts do not depend on it.
     #[arg(long, default_value_t = demon_solver::Options::default().cursors as u32, value_parser = clap::value_parser!(u32).range(1..=65536), help_heading = "Limits")]
     pub cursors: u32,
+    /// When the position table has filled its share of --max-memory, forget positions already explored to store new ones, instead of stopping UNKNOWN. Verdicts stay exact and memory stays inside the budget, but a forgotten position is searched again when met again, so a search can take far longer: give --max-nodes or --timeout too.
+    #[arg(long, help_heading = "Limits")]
+    pub forget_when_full: bool,
 }
 
 impl LimitArgs {
@@ -218,6 +221,7 @@ impl LimitArgs {
             tableau_classes: !self.no_tableau_classes,
             deadlock: !self.no_deadlock,
             cursors: self.cursors as usize,
+            replace_when_full: self.forget_when_full,
             ..demon_solver::Options::default()
         }
     }

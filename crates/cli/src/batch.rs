@@ -257,6 +257,9 @@ fn settings(job: &Job) -> String {
     if !job.options.deadlock {
         s += " dead-ends=off";
     }
+    if job.options.replace_when_full {
+        s += " forget-when-full";
+    }
     s
 }
 

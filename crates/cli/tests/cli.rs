@@ -225,6 +225,34 @@ fn dead_ends_can_be_turned_off() {
 }
 
 #[test]
+fn a_full_table_can_forget_positions() {
+    // Canfield (runs move in any part) seed 479, as pinned in the solver's
+    // regression tests: at 1 MiB the table fills; forgetting, the deal is
+    // proved lost.
+    let args = [
+        "solve",
+        "canfield",
+        "479",
+        "--group-moves",
+        "any",
+        "--max-memory",
+        "1M",
+        "--format",
+        "json",
+    ];
+    let o = demon(&args);
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["limit"], "memory limit (1 MiB)");
+    let o = demon(&[&args[..], &["--forget-when-full"]].concat());
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["verdict"], "lost");
+    assert_eq!(v["stats"]["positions_forgotten"], 144_027);
+    assert!(v["stats"]["peak_memory_bytes"].as_u64().unwrap() <= 1 << 20);
+}
+
+#[test]
 fn solve_output_is_a_line_a_person_can_follow() {
     // Each step's moves, replayed by the checker from the deal, win it.
     let o = demon(&[

@@ -29,6 +29,8 @@
 //!   ([`crate::class`]);
 //! - sibling sleep sets ([`Searcher::sleep`]).
 
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
@@ -114,6 +116,10 @@ pub struct Stats {
     /// Positions proved lost by [`crate::deadlock::dead`] (stored, and
     /// counted in `stored` too).
     pub dead: u64,
+    /// Stored positions forgotten to store new ones, the table being full
+    /// ([`Options::replace_when_full`]); `stored` counts the positions
+    /// held at the end.
+    pub replaced: u64,
     /// Peak bytes of table and paths.
     pub peak_memory: usize,
     /// Deepest path, in search moves.
@@ -131,6 +137,7 @@ impl std::ops::AddAssign for Stats {
         self.merged += o.merged;
         self.splits += o.splits;
         self.dead += o.dead;
+        self.replaced += o.replaced;
         self.peak_memory = self.peak_memory.max(o.peak_memory);
         self.max_depth = self.max_depth.max(o.max_depth);
         self.elapsed += o.elapsed;
@@ -200,6 +207,16 @@ pub struct Options {
     /// Stop at positions [`crate::deadlock::dead`] proves lost (on by
     /// default); off, for comparison.
     pub deadlock: bool,
+    /// When the table is full, forget finished positions to store new
+    /// ones instead of stopping UNKNOWN (off by default). The verdict stays
+    /// exact; a forgotten position is searched again when met again, so
+    /// the search may take far longer (see [`Searcher::open`]).
+    pub replace_when_full: bool,
+    /// Bytes for the table at most, if less than the memory limit leaves
+    /// it: for tests, so that a small table fills on small deals. (Below
+    /// 256 KiB the table compares fewer than 128 bits: [`crate::table`].)
+    #[doc(hidden)]
+    pub table_bytes: Option<usize>,
 }
 
 impl Default for Options {
@@ -211,6 +228,8 @@ impl Default for Options {
             split_after: 1024,
             split_doubling: true,
             deadlock: true,
+            replace_when_full: false,
+            table_bytes: None,
         }
     }
 }
@@ -276,6 +295,12 @@ fn drive(game: &Game, limits: &Limits, options: &Options) -> Outcome {
     dfs.split_after = options.split_after;
     dfs.split_doubling = options.split_doubling;
     dfs.deadlock = options.deadlock;
+    dfs.replace = options.replace_when_full;
+    if let Some(b) = options.table_bytes {
+        if b < dfs.table.budget_bytes() {
+            dfs.table = FingerprintSet::with_budget(b);
+        }
+    }
     dfs.turn_end = dfs.slice;
     let mut pause = FIRST_PAUSE;
     let mut probe = FIRST_PROBE;
@@ -749,11 +774,21 @@ struct Frame {
     /// The running cursor's own node count when `cur` was played: what the
     /// subtree below it has cost so far is the difference.
     child_at: u64,
+    /// The position's fingerprint, as stored in the table.
+    key: u128,
+    /// The running cursor's own node count when the frame was entered:
+    /// what exploring it cost is the difference when it ends.
+    born: u64,
 }
 
 /// Bytes one path frame costs, for the memory budget (its moves are
 /// counted in the arena).
 const FRAME_BYTES: usize = std::mem::size_of::<Frame>();
+
+/// Bytes one open position costs in [`Searcher::open`]: a hash map's
+/// key and count (32 bytes with alignment) and control byte, for
+/// capacity()/load factor slots, rounded up.
+const OPEN_ENTRY_BYTES: usize = 40;
 
 /// How often (in nodes) the clock is read.
 const CLOCK_EVERY: u64 = 1 << 12;
@@ -827,6 +862,42 @@ struct Searcher<'g> {
     /// [`Options::split_after`], [`Options::split_doubling`].
     split_after: u64,
     split_doubling: bool,
+    /// [`Options::replace_when_full`].
+    replace: bool,
+    /// Once the table has filled with `replace` on: how many frames of
+    /// every path (every cursor's) hold each fingerprint. The table may
+    /// forget any position but these. Forgetting is sound: the module's
+    /// argument (and the sleep sets', [`Searcher::sleep`]) only uses that a
+    /// position found in the table was entered before; read "entered" as
+    /// "entered at some time", and a position entered twice as two
+    /// entries, and it holds as written. A forgotten position met again is
+    /// entered again and its moves explored again, which costs time only.
+    /// The frames' positions must stay: one forgotten while being explored
+    /// and met again below itself would be entered again below itself, and
+    /// so on, and the search might not end. With every position on a path
+    /// kept, a path never holds one position twice at one level, so paths
+    /// stay finite; each forgotten position is explored again only when it
+    /// is met again, and the search ends.
+    open: Option<HashMap<u128, u32, BuildHasherDefault<FpHasher>>>,
+}
+
+/// A hasher for fingerprints, which are already uniform: their low 64
+/// bits.
+#[derive(Default)]
+struct FpHasher(u64);
+
+impl std::hash::Hasher for FpHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u128(&mut self, x: u128) {
+        self.0 = x as u64;
+    }
 }
 
 /// A parked part of the search: a path of its own, from a position the
@@ -937,6 +1008,8 @@ impl<'g> Searcher<'g> {
             nsplit: 0,
             split_after: 0,
             split_doubling: false,
+            replace: false,
+            open: None,
         }
     }
 
@@ -949,6 +1022,7 @@ impl<'g> Searcher<'g> {
         self.st = st;
         self.stack = stack;
         self.stats.stored = self.table.len() as u64;
+        self.stats.replaced = self.table.replaced();
         self.stats.elapsed = self.start.elapsed();
         self.stats.peak_memory = self.stats.peak_memory.max(self.table.bytes());
         r
@@ -971,7 +1045,10 @@ impl<'g> Searcher<'g> {
                 Enter::Full => {
                     return Some(Verdict::Unknown(Limit::Memory(self.limits.max_memory)))
                 }
-                Enter::Open(f) => stack.push(f),
+                Enter::Open(f) => {
+                    self.hold(f.key);
+                    stack.push(f)
+                }
             }
         }
         loop {
@@ -1004,7 +1081,9 @@ impl<'g> Searcher<'g> {
                 self.mpaths
                     .truncate(self.members[frame.members_start].0 as usize);
                 self.members.truncate(frame.members_start);
+                let (key, born) = (frame.key, frame.born);
                 stack.pop();
+                self.release(key, self.cnodes - born);
                 while self.autos.len() > a0 {
                     let (m, u) = self.autos.pop().expect("len checked");
                     g.undo(st, m, u);
@@ -1040,7 +1119,15 @@ impl<'g> Searcher<'g> {
             if let Some(l) = self.over_limit(stack.capacity()) {
                 return Some(Verdict::Unknown(l));
             }
-            let entered = self.enter(st);
+            let entered = match self.enter(st) {
+                // The table is full: from now on it forgets positions no
+                // path holds, to store new ones.
+                Enter::Full if self.replace && self.open.is_none() => {
+                    self.open = Some(self.open_positions(stack));
+                    self.enter(st)
+                }
+                e => e,
+            };
             let i = {
                 let f = stack.last().expect("in a frame");
                 f.next - 1 - f.start
@@ -1063,11 +1150,53 @@ impl<'g> Searcher<'g> {
                     }
                     // Nothing explored below it yet (see `split`).
                     f.child_at = self.cnodes;
+                    self.hold(f.key);
                     stack.push(f);
                     self.stats.max_depth = self.stats.max_depth.max(self.depth0 + stack.len());
                 }
             }
         }
+    }
+
+    /// Counts a new frame of position `key` among the open ones (once
+    /// the table forgets positions: [`Searcher::open`]).
+    fn hold(&mut self, key: u128) {
+        if let Some(open) = &mut self.open {
+            *open.entry(key).or_insert(0) += 1;
+        }
+    }
+
+    /// A frame of position `key` is done, after `cost` nodes below it.
+    /// Once the table forgets positions, a costly one is marked so: the
+    /// table forgets cheap ones first (what a position cost is what
+    /// forgetting it may cost again). Classes of 64 times: below 64 nodes
+    /// (not marked, most frames: no trip to the table), 4,096, 262,144,
+    /// and more.
+    fn release(&mut self, key: u128, cost: u64) {
+        if let Some(open) = &mut self.open {
+            let class = (cost.max(1).ilog2() / 6).min(3) as u8;
+            if class > 0 {
+                self.table.mark(key, class);
+            }
+            match open.get_mut(&key) {
+                Some(n) if *n > 1 => *n -= 1,
+                Some(_) => {
+                    open.remove(&key);
+                }
+                None => debug_assert!(false, "a frame's position is open"),
+            }
+        }
+    }
+
+    /// The positions of every frame of every path (the running cursor's,
+    /// `stack`, and the parked ones'), counted.
+    fn open_positions(&self, stack: &[Frame]) -> HashMap<u128, u32, BuildHasherDefault<FpHasher>> {
+        let mut open = HashMap::default();
+        let parked = self.parked.iter().flat_map(|c| c.stack.iter());
+        for f in stack.iter().chain(parked) {
+            *open.entry(f.key).or_insert(0) += 1;
+        }
+        open
     }
 
     /// Exchanges the running cursor with `c`.
@@ -1197,7 +1326,11 @@ impl<'g> Searcher<'g> {
             cur: None,
             clean: 0,
             child_at: 0,
+            key: f.key,
+            born: 0,
         };
+        // A second frame of the same position, open as long as it is.
+        self.hold(f.key);
         stack[fi].end = stack[fi].next;
         Some(Cursor {
             root: st.clone(),
@@ -1311,6 +1444,10 @@ impl<'g> Searcher<'g> {
                 &self.autos,
             )
             + CLASS_CAP * std::mem::size_of::<class::Member>()
+            + self
+                .open
+                .as_ref()
+                .map_or(0, |o| o.capacity() * OPEN_ENTRY_BYTES)
     }
 
     /// Lets a path that has outgrown its budget take memory the table has
@@ -1381,7 +1518,12 @@ impl<'g> Searcher<'g> {
         // is true of it. It is checked only once stored, not at every
         // arrival: most arrivals are table hits (62 % of them on Superior
         // Canfield seed 62), and a hit costs less than the check.
-        let r = self.table.insert_level(key, level);
+        let r = match &self.open {
+            Some(open) => self
+                .table
+                .insert_or_replace(key, level, &|f| open.contains_key(&f)),
+            None => self.table.insert_level(key, level),
+        };
         let dead = r == Insert::New && self.deadlock && crate::deadlock::dead(self.game, st);
         if r != Insert::New || dead {
             while self.autos.len() > a0 {
@@ -1499,6 +1641,8 @@ impl<'g> Searcher<'g> {
             cur: None,
             clean: 0,
             child_at: 0,
+            key,
+            born: self.cnodes,
         })
     }
 

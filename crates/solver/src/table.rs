@@ -14,21 +14,23 @@
 //!
 //! ## Exact 128-bit comparison
 //!
-//! An entry stores the fingerprint's low 118 bits, a bit saying it is
-//! used, a bit saying which of its two buckets it is in, and its level
-//! (8 bits). The fingerprint's top 10 bits are not stored: they are
-//! implied by the bucket. The first bucket is the high 64 bits `h` mapped
-//! to `nb` buckets by multiply-shift, `b1 = ⌊h·nb/2⁶⁴⌋`, so `h` lies in an
-//! interval of `⌈2⁶⁴/nb⌉` values, at most 2⁵⁴ when `nb` ≥ 1,024 (a table
-//! of 64 KiB or more). Such an interval holds exactly one number with
-//! `h`'s stored low 54 bits, so the bucket and the stored bits give all
+//! An entry stores the fingerprint's low 116 bits, a bit saying it is
+//! used, a bit saying which of its two buckets it is in, a cost class (2
+//! bits) and its level (8 bits). The fingerprint's top 12 bits are not
+//! stored: they are implied by the bucket. The first bucket is the high 64
+//! bits `h` mapped to `nb` buckets by multiply-shift, `b1 = ⌊h·nb/2⁶⁴⌋`,
+//! so `h` lies in an interval of `⌈2⁶⁴/nb⌉` values, at most 2⁵² when `nb`
+//! ≥ 4,096 (a table of 256 KiB or more: every exhaustive search's table,
+//! as a search needs 1 MiB at least). Such an interval holds exactly one
+//! number with `h`'s stored low 52 bits, so the bucket and the stored bits
+//! give all
 //! 128 bits back ([`full`]). The second bucket is the first plus an offset
 //! computed from stored bits only, so the first is found from the second
 //! and the stored bits too. Two entries compare equal only in the same
 //! bucket with the same choice bit, hence the same first bucket: equal
 //! stored bits there mean equal 128-bit fingerprints. The collision bound
 //! in [`crate::key`] is for 128 bits. (The best-first probe's table can be
-//! smaller than 64 KiB under small budgets; a probe only ever reports a
+//! smaller than 256 KiB under small budgets; a probe only ever reports a
 //! win, which the checker replays, so its table decides no verdict.)
 //!
 //! ## Replacing entries when full
@@ -63,17 +65,20 @@ const ENTRY: usize = std::mem::size_of::<u128>();
 const BUCKET: usize = std::mem::size_of::<Bucket>();
 const _: () = assert!(ENTRY == 16 && BUCKET == 64);
 
-/// The fingerprint bits an entry stores (its low 118).
-const KEY: u128 = (1 << 118) - 1;
+/// The fingerprint bits an entry stores (its low 116).
+const KEY: u128 = (1 << 116) - 1;
 /// Set in every used entry (an unused slot is 0).
-const USED: u128 = 1 << 118;
+const USED: u128 = 1 << 116;
 /// Set when the entry is in its second bucket.
-const SECOND: u128 = 1 << 119;
+const SECOND: u128 = 1 << 117;
+/// What exploring the position cost, in 4 classes ([`FingerprintSet::mark`]).
+const COST_SHIFT: u32 = 118;
+const COST: u128 = 3 << COST_SHIFT;
 const LEVEL_SHIFT: u32 = 120;
 /// What identifies an entry within its bucket.
 const ID: u128 = KEY | USED | SECOND;
-/// Bits of the high 64 the entry stores: `KEY` holds bits 64..118.
-const HIGH_STORED: u32 = 118 - 64;
+/// Bits of the high 64 the entry stores: `KEY` holds bits 64..116.
+const HIGH_STORED: u32 = 116 - 64;
 
 /// Moves of old entries one insertion may make before the table counts
 /// as full.
@@ -143,7 +148,7 @@ fn level_of(e: u128) -> u8 {
 }
 
 /// The full fingerprint of entry `e`, found in bucket `b` of `nb` (see the
-/// module comment; exact for `nb` ≥ 1,024).
+/// module comment; exact for `nb` ≥ 4,096).
 fn full(e: u128, b: usize, nb: usize) -> u128 {
     let b1 = if e & SECOND != 0 {
         let b = b + nb - offset(e, nb);
@@ -306,7 +311,12 @@ impl FingerprintSet {
             }
         }
         loop {
-            match self.place(fp, level) {
+            // A full-sized table that replaces entries does not walk: most
+            // walks fail once it has filled, and each costs up to
+            // `MAX_KICKS` trips to memory (Canfield seed 646 took 4 times
+            // as long per node with them).
+            let walk = open.is_none() || self.next_size().is_some();
+            match self.place(fp, level, walk) {
                 Place::New => return Insert::New,
                 Place::Present => return Insert::Present,
                 Place::NoRoom => {}
@@ -327,8 +337,8 @@ impl FingerprintSet {
     }
 
     /// Looks `fp` up; if absent, stores it, moving old entries to their
-    /// other bucket to make room if need be.
-    fn place(&mut self, fp: u128, level: u8) -> Place {
+    /// other bucket to make room if need be (and `walk`).
+    fn place(&mut self, fp: u128, level: u8, walk: bool) -> Place {
         let nb = self.buckets.len();
         let b1 = home(fp, nb);
         let b2 = second_bucket(b1, fp, nb);
@@ -361,7 +371,7 @@ impl FingerprintSet {
             self.len += 1;
             return Place::New;
         }
-        if self.kick(fp, level, b1, b2) {
+        if walk && self.kick(fp, level, b1, b2) {
             self.len += 1;
             return Place::New;
         }
@@ -397,7 +407,7 @@ impl FingerprintSet {
             } else {
                 (second_bucket(ob1, ofp, nb), true)
             };
-            e = entry(ofp, level_of(old), second);
+            e = entry(ofp, level_of(old), second) | (old & COST);
             if let Some(j) = self.buckets[ob].0.iter().position(|&s| s == 0) {
                 self.buckets[ob].0[j] = e;
                 return true;
@@ -413,12 +423,15 @@ impl FingerprintSet {
     }
 
     /// Overwrites an entry of `fp`'s two (full) buckets that `open` does
-    /// not claim with `fp` at `level`; `false` if all are open.
+    /// not claim with `fp` at `level`; `false` if all are open. The
+    /// cheapest to search again goes ([`Self::mark`]); among equals, the
+    /// choice turns.
     fn replace(&mut self, fp: u128, level: u8, open: &dyn Fn(u128) -> bool) -> bool {
         let nb = self.buckets.len();
         let b1 = home(fp, nb);
         let b2 = second_bucket(b1, fp, nb);
         self.clock = self.clock.wrapping_add(1);
+        let mut best: Option<(u128, usize, usize, bool)> = None;
         for k in 0..2 * WAYS {
             let j = (self.clock as usize + k) % (2 * WAYS);
             let (b, i, second) = if j < WAYS {
@@ -428,13 +441,43 @@ impl FingerprintSet {
             };
             let e = self.buckets[b].0[i];
             debug_assert!(e != 0, "replacing only in full buckets");
-            if !open(full(e, b, nb)) {
-                self.buckets[b].0[i] = entry(fp, level, second);
-                self.replaced += 1;
-                return true;
+            let cost = e & COST;
+            if best.is_some_and(|(c, ..)| c <= cost) || open(full(e, b, nb)) {
+                continue;
+            }
+            best = Some((cost, b, i, second));
+            if cost == 0 {
+                break;
             }
         }
-        false
+        let Some((_, b, i, second)) = best else {
+            return false;
+        };
+        self.buckets[b].0[i] = entry(fp, level, second);
+        self.replaced += 1;
+        true
+    }
+
+    /// Records that exploring position `fp` cost about `class` (0 to 3;
+    /// the caller's scale), if it is stored and its class is lower. A full
+    /// table that replaces entries replaces the lowest class first: a
+    /// position that cost little to explore costs little to explore again.
+    pub fn mark(&mut self, fp: u128, class: u8) {
+        let nb = self.buckets.len();
+        let b1 = home(fp, nb);
+        let b2 = second_bucket(b1, fp, nb);
+        let (w1, w2) = (entry(fp, 0, false) & ID, entry(fp, 0, true) & ID);
+        let c = (class.min(3) as u128) << COST_SHIFT;
+        for (b, w) in [(b1, w1), (b2, w2)] {
+            for e in self.buckets[b].0.iter_mut() {
+                if *e & ID == w {
+                    if *e & COST < c {
+                        *e = (*e & !COST) | c;
+                    }
+                    return;
+                }
+            }
+        }
     }
 
     /// Whether position `fp` is stored (at any level).
@@ -463,7 +506,7 @@ impl FingerprintSet {
                 // came, the entry would be forgotten: sound (see the
                 // module comment), and at worst one position is searched
                 // twice (it is stored again when met again).
-                let placed = self.place(full(e, b, old_nb), level_of(e));
+                let placed = self.place(full(e, b, old_nb), level_of(e), true);
                 debug_assert!(matches!(placed, Place::New));
             }
         }
@@ -489,7 +532,7 @@ mod tests {
     }
 
     /// All 128 bits count: fingerprints that differ only in the bits an
-    /// entry does not store (the top 10), or only in the low bits, are
+    /// entry does not store (the top 12), or only in the low bits, are
     /// different positions, in the main table and in the recent cache.
     #[test]
     fn every_bit_of_the_fingerprint_counts() {
@@ -497,7 +540,7 @@ mod tests {
         for bit in 0..128 {
             // A table each: most of these share their two buckets.
             let mut t = FingerprintSet::with_budget(1 << 20);
-            assert!(t.buckets.len() >= 1 << 10);
+            assert!(t.buckets.len() >= 1 << 12);
             assert_eq!(t.insert(fp), Insert::New);
             let other = fp ^ (1 << bit);
             assert!(!t.contains(other), "bit {bit}");
@@ -509,11 +552,11 @@ mod tests {
     }
 
     /// The bucket and the stored bits give the whole fingerprint back, in
-    /// either of its buckets, at any table size from 1,024 buckets.
+    /// either of its buckets, at any table size from 4,096 buckets.
     #[test]
     fn entries_give_their_fingerprint_back() {
         let mut x = 7u128;
-        for nb in [1 << 10, 1000 * 3 + 17, 1 << 16, 123_457] {
+        for nb in [1 << 12, 4000 * 3 + 17, 1 << 16, 123_457] {
             for _ in 0..2000 {
                 x = next(x);
                 let b1 = home(x, nb);
@@ -647,5 +690,26 @@ mod tests {
             .count();
         assert!(full > 900, "{full}");
         assert_eq!(t.replaced(), 0);
+    }
+
+    /// A full table replaces the cheapest entry first: in a one-bucket
+    /// table, the one entry not marked goes.
+    #[test]
+    fn replacing_spares_costly_positions() {
+        let mut t = FingerprintSet::with_budget(81);
+        assert_eq!(t.buckets.len(), 1);
+        let keys: Vec<u128> = (1..=4u128).map(|k| k << 100 | k).collect();
+        for &k in &keys {
+            assert_eq!(t.insert(k), Insert::New);
+        }
+        for &k in &keys[..3] {
+            t.mark(k, 1 + k as u8 % 3);
+        }
+        assert_eq!(t.insert_or_replace(99, 0, &|_| false), Insert::New);
+        assert!(keys[..3].iter().all(|&k| t.contains(k)));
+        assert!(!t.contains(keys[3]) && t.contains(99));
+        // Then the cheapest marked one (class 1: key 3) goes, as 99 is open.
+        assert_eq!(t.insert_or_replace(98, 0, &|f| f == 99), Insert::New);
+        assert!(!t.contains(keys[2]) && t.contains(keys[0]) && t.contains(keys[1]));
     }
 }

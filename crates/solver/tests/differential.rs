@@ -85,6 +85,7 @@ fn check_family(g: GameKind, want: usize) -> (usize, usize, usize, usize) {
     let (mut compared, mut won, mut skipped, mut unknown) = (0, 0, 0, 0);
     let mut without_classes = 0;
     let mut splits = 0;
+    let (mut forgot, mut forgot_decided) = (0, 0);
     let vs = variants(g);
     for seed in 0..1000u64 {
         if compared >= want {
@@ -132,6 +133,19 @@ fn check_family(g: GameKind, want: usize) -> (usize, usize, usize, usize) {
             );
             splits += out.stats.splits;
             unknown += usize::from(matches!(out.verdict, Verdict::Unknown(_)));
+            // A table of 2 KiB (108 positions) that forgets explored
+            // positions when full (`Options::replace_when_full`): the
+            // verdict must not change.
+            let o = Options {
+                replace_when_full: true,
+                table_bytes: Some(2 << 10),
+                ..Options::default()
+            };
+            let what = format!("{name} seed {seed} (forgetting)");
+            let out = solve_again(rules, &layout, &limits, &o, want, &what);
+            forgot += usize::from(out.stats.replaced > 0);
+            forgot_decided +=
+                usize::from(out.stats.replaced > 0 && !matches!(out.verdict, Verdict::Unknown(_)));
             // Tableau classes (on by default) change the search only with
             // one deck and runs moving in any part: solve those again
             // without.
@@ -147,7 +161,11 @@ fn check_family(g: GameKind, want: usize) -> (usize, usize, usize, usize) {
             }
         }
     }
-    println!("{g}: {without_classes} deals also solved without tableau classes; {splits} paths split off with turns of 3 nodes");
+    println!("{g}: {without_classes} deals also solved without tableau classes; {splits} paths split off with turns of 3 nodes; {forgot} deals filled a 2 KiB table and forgot positions, {forgot_decided} of them decided");
+    assert!(
+        forgot >= 20,
+        "{g}: only {forgot} deals filled the small table"
+    );
     assert!(
         splits >= compared as u64,
         "{g}: only {splits} splits in {compared} deals"

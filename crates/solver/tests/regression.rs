@@ -254,3 +254,39 @@ fn double_easthaven_seed_17_second_probe_round() {
     assert!(matches!(out.verdict, Verdict::Won(_)));
     assert_eq!(out.stats.nodes, 403_877);
 }
+
+/// A full table that forgets explored positions still decides
+/// (`Options::replace_when_full`). Canfield with runs moving in any part,
+/// seed 479, is lost with 122,247 positions stored (442,216 nodes at
+/// 4 MiB). At 1 MiB the table holds 32,256 of them: without forgetting
+/// the search stops at the memory limit; forgetting, it proves the deal
+/// lost in 653,343 nodes, having forgotten 144,027 positions.
+#[test]
+fn a_full_table_forgets_and_decides() {
+    let rules = Rules::resolve(
+        GameKind::Canfield,
+        Reading::Standard,
+        &demon_core::RuleOverrides {
+            group_moves: Some(demon_core::rules::GroupMoves::Any),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let layout = Source::Native(479).layout(&rules);
+    let limits = Limits {
+        max_nodes: None,
+        max_memory: 1 << 20,
+        timeout: None,
+    };
+    let out = solve(&rules, &layout, &limits).unwrap();
+    assert_eq!(out.verdict, Verdict::Unknown(Limit::Memory(1 << 20)));
+    let o = Options {
+        replace_when_full: true,
+        ..Options::default()
+    };
+    let out = solve_with(&rules, &layout, &limits, &o).unwrap();
+    assert_eq!(out.verdict, Verdict::Lost);
+    let s = &out.stats;
+    assert_eq!((s.nodes, s.stored, s.replaced), (653_343, 32_256, 144_027));
+    assert!(s.peak_memory <= 1 << 20);
+}

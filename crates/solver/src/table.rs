@@ -2,9 +2,10 @@
 //! with a level, sized in bytes.
 //!
 //! Entries are 16 bytes, four to a 64-byte bucket (one cache line), and
-//! each fingerprint may live in one of two buckets (cuckoo hashing: a new
-//! entry that finds both full moves an old one to its other bucket, and so
-//! on, up to [`MAX_KICKS`] moves). Such a table fills to about 95 % before
+//! each fingerprint may live in one of two buckets, the second only when
+//! the first is full (cuckoo hashing: a new entry that finds both full
+//! moves an old one to its other bucket, and so on, up to [`MAX_KICKS`]
+//! moves). Such a table fills to about 95 % before
 //! an insertion fails, against 90 % for the linear probing it replaced.
 //! The table starts small and doubles, and last grows to what the budget
 //! leaves beside the old array. It never grows past its byte budget,
@@ -341,15 +342,24 @@ impl FingerprintSet {
     fn place(&mut self, fp: u128, level: u8, walk: bool) -> Place {
         let nb = self.buckets.len();
         let b1 = home(fp, nb);
-        let b2 = second_bucket(b1, fp, nb);
         let (w1, w2) = (entry(fp, 0, false) & ID, entry(fp, 0, true) & ID);
-        let mut used = [WAYS; 2];
-        for (k, (b, w)) in [(b1, w1), (b2, w2)].into_iter().enumerate() {
+        // A key goes to its second bucket only when its first is full, and
+        // a full bucket stays full (kicks and replacements fill the slot
+        // they empty), so a first bucket with room ends the search: one
+        // trip to memory for most new keys.
+        let mut b2 = None;
+        for (k, w) in [w1, w2].into_iter().enumerate() {
+            let b = if k == 0 {
+                b1
+            } else {
+                *b2.insert(second_bucket(b1, fp, nb))
+            };
             for i in 0..WAYS {
                 let e = self.buckets[b].0[i];
                 if e == 0 {
-                    used[k] = i;
-                    break;
+                    self.buckets[b].0[i] = entry(fp, level, k == 1);
+                    self.len += 1;
+                    return Place::New;
                 }
                 if e & ID == w {
                     if level_of(e) <= level {
@@ -360,17 +370,7 @@ impl FingerprintSet {
                 }
             }
         }
-        // Absent. The emptier bucket takes it.
-        if used[0] < WAYS || used[1] < WAYS {
-            let (b, i, second) = if used[0] <= used[1] {
-                (b1, used[0], false)
-            } else {
-                (b2, used[1], true)
-            };
-            self.buckets[b].0[i] = entry(fp, level, second);
-            self.len += 1;
-            return Place::New;
-        }
+        let b2 = b2.expect("both buckets read");
         if walk && self.kick(fp, level, b1, b2) {
             self.len += 1;
             return Place::New;

@@ -224,7 +224,12 @@ pub fn run(
             match &verdict {
                 Verdict::Won(m) => writeln!(out, "WON in {} steps ({} moves); the move list was replayed by the independent checker.", steps.len(), m.len())?,
                 Verdict::Lost => writeln!(out, "LOST: every reachable position was explored; this deal cannot be won.")?,
-                Verdict::Unknown(l) => writeln!(out, "UNKNOWN: the search stopped at the {l} before deciding.")?,
+                Verdict::Unknown(l) => {
+                    writeln!(out, "UNKNOWN: the search stopped at the {l} before deciding.")?;
+                    if matches!(l, demon_solver::Limit::Memory(_)) && !search.forget_when_full && stats.stored > 0 {
+                        writeln!(out, "(--forget-when-full lets a search whose table of positions is full go on in the same memory, forgetting explored positions.)")?;
+                    }
+                }
             }
             if show_positions && !steps.is_empty() {
                 writeln!(out, "   start:\n{}", position_text(&game, &game.initial()))?;

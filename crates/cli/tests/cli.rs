@@ -244,6 +244,9 @@ fn a_full_table_can_forget_positions() {
     assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["limit"], "memory limit (1 MiB)");
+    let o = demon(&args[..7]);
+    assert!(stdout(&o)
+        .contains("--forget-when-full lets a search whose table of positions is full go on"));
     let o = demon(&[&args[..], &["--forget-when-full"]].concat());
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();

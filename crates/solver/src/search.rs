@@ -785,7 +785,9 @@ struct Frame {
 /// counted in the arena).
 const FRAME_BYTES: usize = std::mem::size_of::<Frame>();
 
-/// Bytes one open position costs in [`Searcher::open`]: a hash map's
+/// Bytes one open position costs in [`Searcher::open`] (counted three
+/// times: the map's array, and the doubled one beside it while it grows):
+/// a hash map's
 /// key and count (32 bytes with alignment) and control byte, for
 /// capacity()/load factor slots, rounded up.
 const OPEN_ENTRY_BYTES: usize = 40;
@@ -865,7 +867,8 @@ struct Searcher<'g> {
     /// [`Options::replace_when_full`].
     replace: bool,
     /// Once the table has filled with `replace` on: how many frames of
-    /// every path (every cursor's) hold each fingerprint. The table may
+    /// every path (every cursor's) hold each fingerprint (keyed by
+    /// [`FingerprintSet::open_key`], as the table asks). The table may
     /// forget any position but these. Forgetting is sound: the module's
     /// argument (and the sleep sets', [`Searcher::sleep`]) only uses that a
     /// position found in the table was entered before; read "entered" as
@@ -874,7 +877,7 @@ struct Searcher<'g> {
     /// entered again and its moves explored again, which costs time only.
     /// The frames' positions must stay: one forgotten while being explored
     /// and met again below itself would be entered again below itself, and
-    /// so on, and the search might not end. With every position on a path
+    /// so on, the path growing until the memory limit stopped the search. With every position on a path
     /// kept, a path never holds one position twice at one level, so paths
     /// stay finite; each forgotten position is explored again only when it
     /// is met again, and the search ends.
@@ -1124,6 +1127,8 @@ impl<'g> Searcher<'g> {
                 // path holds, to store new ones.
                 Enter::Full if self.replace && self.open.is_none() => {
                     self.open = Some(self.open_positions(stack));
+                    // Its safe moves are counted again.
+                    self.stats.auto_moves -= self.last_autos as u64;
                     self.enter(st)
                 }
                 e => e,
@@ -1162,7 +1167,7 @@ impl<'g> Searcher<'g> {
     /// the table forgets positions: [`Searcher::open`]).
     fn hold(&mut self, key: u128) {
         if let Some(open) = &mut self.open {
-            *open.entry(key).or_insert(0) += 1;
+            *open.entry(FingerprintSet::open_key(key)).or_insert(0) += 1;
         }
     }
 
@@ -1178,6 +1183,7 @@ impl<'g> Searcher<'g> {
             if class > 0 {
                 self.table.mark(key, class);
             }
+            let key = FingerprintSet::open_key(key);
             match open.get_mut(&key) {
                 Some(n) if *n > 1 => *n -= 1,
                 Some(_) => {
@@ -1194,7 +1200,7 @@ impl<'g> Searcher<'g> {
         let mut open = HashMap::default();
         let parked = self.parked.iter().flat_map(|c| c.stack.iter());
         for f in stack.iter().chain(parked) {
-            *open.entry(f.key).or_insert(0) += 1;
+            *open.entry(FingerprintSet::open_key(f.key)).or_insert(0) += 1;
         }
         open
     }
@@ -1447,7 +1453,7 @@ impl<'g> Searcher<'g> {
             + self
                 .open
                 .as_ref()
-                .map_or(0, |o| o.capacity() * OPEN_ENTRY_BYTES)
+                .map_or(0, |o| 3 * o.capacity() * OPEN_ENTRY_BYTES)
     }
 
     /// Lets a path that has outgrown its budget take memory the table has
@@ -1521,7 +1527,7 @@ impl<'g> Searcher<'g> {
         let r = match &self.open {
             Some(open) => self
                 .table
-                .insert_or_replace(key, level, &|f| open.contains_key(&f)),
+                .insert_or_replace(key, level, &|k| open.contains_key(&k)),
             None => self.table.insert_level(key, level),
         };
         let dead = r == Insert::New && self.deadlock && crate::deadlock::dead(self.game, st);

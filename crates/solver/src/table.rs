@@ -21,8 +21,8 @@
 //! stored: they are implied by the bucket. The first bucket is the high 64
 //! bits `h` mapped to `nb` buckets by multiply-shift, `b1 = ⌊h·nb/2⁶⁴⌋`,
 //! so `h` lies in an interval of `⌈2⁶⁴/nb⌉` values, at most 2⁵² when `nb`
-//! ≥ 4,096 (a table of 256 KiB or more: every exhaustive search's table,
-//! as a search needs 1 MiB at least). Such an interval holds exactly one
+//! ≥ 4,096 (a table of 256 KiB or more: every exhaustive search's table
+//! under a memory limit of 1 MiB or more, the least `demon` accepts). Such an interval holds exactly one
 //! number with `h`'s stored low 52 bits, so the bucket and the stored bits
 //! give all
 //! 128 bits back ([`full`]). The second bucket is the first plus an offset
@@ -44,7 +44,11 @@
 //! loop: a position still being explored (on a search path) that is
 //! forgotten and met again below itself would be entered again, and again.
 //! So the caller names the entries that must stay (`open`), and only
-//! others are replaced.
+//! others are replaced. `open` is asked about an entry's stored bits
+//! ([`FingerprintSet::open_key`]), which are exact whatever the table's
+//! size; a caller that keys its open positions so may claim a few more
+//! entries than its own (another position with the same low 116 bits),
+//! which only keeps more.
 
 /// Outcome of an insertion.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,6 +114,10 @@ pub struct FingerprintSet {
     replaced: u64,
     /// Turns the choice of kicked and replaced entries.
     clock: u64,
+    /// The slots a cuckoo walk has changed, with what they held (kept to
+    /// reuse its allocation: at most [`MAX_KICKS`] entries, 8 KiB, not
+    /// counted in the budget).
+    trail: Vec<(usize, usize, u128)>,
 }
 
 #[inline]
@@ -192,6 +200,7 @@ impl FingerprintSet {
             budget,
             replaced: 0,
             clock: 0,
+            trail: Vec::new(),
         }
     }
 
@@ -240,6 +249,12 @@ impl FingerprintSet {
         self.len == 0
     }
 
+    /// What [`Self::insert_or_replace`] asks its `open` about an entry of
+    /// fingerprint `fp`: the bits the entry stores (the low 116).
+    pub fn open_key(fp: u128) -> u128 {
+        fp & KEY
+    }
+
     /// Entries overwritten by [`Self::insert_or_replace`] so far.
     pub fn replaced(&self) -> u64 {
         self.replaced
@@ -279,9 +294,10 @@ impl FingerprintSet {
     }
 
     /// [`Self::insert_level`], except that a full table overwrites an
-    /// entry whose fingerprint `open` does not claim, instead of answering
-    /// `Full` (see the module comment). `Full` only when all eight entries
-    /// the new one could replace are open.
+    /// entry that `open` does not claim, instead of answering `Full` (see
+    /// the module comment). `open` is asked with the entry's
+    /// [`Self::open_key`]. `Full` only when all eight entries the new one
+    /// could replace are open.
     pub fn insert_or_replace(
         &mut self,
         fp: u128,
@@ -384,14 +400,15 @@ impl FingerprintSet {
     /// [`MAX_KICKS`] moves.
     fn kick(&mut self, fp: u128, level: u8, b1: usize, b2: usize) -> bool {
         let nb = self.buckets.len();
-        let mut trail: [(usize, usize, u128); MAX_KICKS] = [(0, 0, 0); MAX_KICKS];
+        let mut trail = std::mem::take(&mut self.trail);
+        trail.clear();
         let (mut b, mut e) = if self.clock & 1 == 0 {
             (b1, entry(fp, level, false))
         } else {
             (b2, entry(fp, level, true))
         };
         let mut last = WAYS;
-        for t in trail.iter_mut() {
+        for _ in 0..MAX_KICKS {
             self.clock = self.clock.wrapping_add(1);
             // Not the slot the previous step just filled.
             let mut i = (self.clock >> 1) as usize % WAYS;
@@ -399,7 +416,7 @@ impl FingerprintSet {
                 i = (i + 1) % WAYS;
             }
             let old = std::mem::replace(&mut self.buckets[b].0[i], e);
-            *t = (b, i, old);
+            trail.push((b, i, old));
             let ofp = full(old, b, nb);
             let ob1 = home(ofp, nb);
             let (ob, second) = if old & SECOND != 0 {
@@ -410,6 +427,7 @@ impl FingerprintSet {
             e = entry(ofp, level_of(old), second) | (old & COST);
             if let Some(j) = self.buckets[ob].0.iter().position(|&s| s == 0) {
                 self.buckets[ob].0[j] = e;
+                self.trail = trail;
                 return true;
             }
             last = if ob == b { i } else { WAYS };
@@ -419,6 +437,7 @@ impl FingerprintSet {
         for &(b, i, old) in trail.iter().rev() {
             self.buckets[b].0[i] = old;
         }
+        self.trail = trail;
         false
     }
 
@@ -442,7 +461,7 @@ impl FingerprintSet {
             let e = self.buckets[b].0[i];
             debug_assert!(e != 0, "replacing only in full buckets");
             let cost = e & COST;
-            if best.is_some_and(|(c, ..)| c <= cost) || open(full(e, b, nb)) {
+            if best.is_some_and(|(c, ..)| c <= cost) || open(e & KEY) {
                 continue;
             }
             best = Some((cost, b, i, second));
@@ -669,7 +688,9 @@ mod tests {
         // Every tenth entry is "on a path" (all eight candidates of one
         // insertion are then open with chance 10⁻⁸).
         let open: std::collections::HashSet<u128> = all.iter().copied().step_by(10).collect();
-        let is_open = |f: u128| open.contains(&f);
+        let keys: std::collections::HashSet<u128> =
+            open.iter().map(|&f| FingerprintSet::open_key(f)).collect();
+        let is_open = |k: u128| keys.contains(&k);
         let mut x = 12345u128;
         for _ in 0..n {
             x = next(x);
@@ -709,7 +730,7 @@ mod tests {
         assert!(keys[..3].iter().all(|&k| t.contains(k)));
         assert!(!t.contains(keys[3]) && t.contains(99));
         // Then the cheapest marked one (class 1: key 3) goes, as 99 is open.
-        assert_eq!(t.insert_or_replace(98, 0, &|f| f == 99), Insert::New);
+        assert_eq!(t.insert_or_replace(98, 0, &|k| k == 99), Insert::New);
         assert!(!t.contains(keys[2]) && t.contains(keys[0]) && t.contains(keys[1]));
     }
 }

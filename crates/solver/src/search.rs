@@ -785,11 +785,10 @@ struct Frame {
 /// counted in the arena).
 const FRAME_BYTES: usize = std::mem::size_of::<Frame>();
 
-/// Bytes one open position costs in [`Searcher::open`] (counted three
-/// times: the map's array, and the doubled one beside it while it grows):
-/// a hash map's
-/// key and count (32 bytes with alignment) and control byte, for
-/// capacity()/load factor slots, rounded up.
+/// Bytes one open position costs in [`Searcher::open`]: a hash map's key
+/// and count (32 bytes with alignment) and control byte, for
+/// capacity()/load factor slots, rounded up. The map's capacity is counted
+/// three times: its array, and the doubled one beside it while it grows.
 const OPEN_ENTRY_BYTES: usize = 40;
 
 /// How often (in nodes) the clock is read.
@@ -877,10 +876,10 @@ struct Searcher<'g> {
     /// entered again and its moves explored again, which costs time only.
     /// The frames' positions must stay: one forgotten while being explored
     /// and met again below itself would be entered again below itself, and
-    /// so on, the path growing until the memory limit stopped the search. With every position on a path
-    /// kept, a path never holds one position twice at one level, so paths
-    /// stay finite; each forgotten position is explored again only when it
-    /// is met again, and the search ends.
+    /// so on, the path growing until the memory limit stopped the search.
+    /// With every position on a path kept, a path never holds one position
+    /// twice at one level, so paths stay finite; each forgotten position is
+    /// explored again only when it is met again, and the search ends.
     open: Option<HashMap<u128, u32, BuildHasherDefault<FpHasher>>>,
 }
 

@@ -24,10 +24,10 @@
 //! bits `h` mapped to `nb` buckets by multiply-shift, `b1 = ⌊h·nb/2⁶⁴⌋`,
 //! so `h` lies in an interval of `⌈2⁶⁴/nb⌉` values, at most 2⁵² when `nb`
 //! ≥ 4,096 (a table of 256 KiB or more: every exhaustive search's table
-//! under a memory limit of 1 MiB or more, the least `demon` accepts). Such an interval holds exactly one
-//! number with `h`'s stored low 52 bits, so the bucket and the stored bits
-//! give all
-//! 128 bits back ([`full`]). The second bucket is the first plus an offset
+//! under a memory limit of 1 MiB or more, the least `demon` accepts). Such
+//! an interval holds exactly one number with `h`'s stored low 52 bits, so
+//! the bucket and the stored bits give all 128 bits back ([`full`]). The
+//! second bucket is the first plus an offset
 //! computed from stored bits only, so the first is found from the second
 //! and the stored bits too. Two entries compare equal only in the same
 //! bucket with the same choice bit, hence the same first bucket: equal
@@ -484,31 +484,30 @@ impl FingerprintSet {
     /// table that replaces entries replaces the lowest class first: a
     /// position that cost little to explore costs little to explore again.
     pub fn mark(&mut self, fp: u128, class: u8) {
-        let nb = self.buckets.len();
-        let b1 = home(fp, nb);
-        let b2 = second_bucket(b1, fp, nb);
-        let (w1, w2) = (entry(fp, 0, false) & ID, entry(fp, 0, true) & ID);
         let c = (class.min(3) as u128) << COST_SHIFT;
-        for (b, w) in [(b1, w1), (b2, w2)] {
-            for e in self.buckets[b].0.iter_mut() {
-                if *e & ID == w {
-                    if *e & COST < c {
-                        *e = (*e & !COST) | c;
-                    }
-                    return;
-                }
+        if let Some((b, i)) = self.find(fp) {
+            let e = &mut self.buckets[b].0[i];
+            if *e & COST < c {
+                *e = (*e & !COST) | c;
             }
         }
     }
 
     /// Whether position `fp` is stored (at any level).
     pub fn contains(&self, fp: u128) -> bool {
+        self.find(fp).is_some()
+    }
+
+    /// Where position `fp` is stored: its bucket and slot.
+    fn find(&self, fp: u128) -> Option<(usize, usize)> {
         let nb = self.buckets.len();
         let b1 = home(fp, nb);
         let b2 = second_bucket(b1, fp, nb);
         let (w1, w2) = (entry(fp, 0, false) & ID, entry(fp, 0, true) & ID);
-        self.buckets[b1].0.iter().any(|&e| e & ID == w1)
-            || self.buckets[b2].0.iter().any(|&e| e & ID == w2)
+        [(b1, w1), (b2, w2)].into_iter().find_map(|(b, w)| {
+            let i = self.buckets[b].0.iter().position(|&e| e & ID == w)?;
+            Some((b, i))
+        })
     }
 
     /// Inserts `fp` at level 0.

@@ -26,6 +26,20 @@ fn check(g: GameKind, reading: Reading, cases: &[(u64, bool)]) {
     }
 }
 
+/// Canfield with runs moving in any part (the published rules' group
+/// moves).
+fn canfield_any() -> Rules {
+    Rules::resolve(
+        GameKind::Canfield,
+        Reading::Standard,
+        &demon_core::RuleOverrides {
+            group_moves: Some(demon_core::rules::GroupMoves::Any),
+            ..Default::default()
+        },
+    )
+    .unwrap()
+}
+
 #[test]
 fn canfield() {
     check(
@@ -139,15 +153,7 @@ fn canfield_seed_11_counts() {
 /// stored without classes; 2,646 stored with one path).
 #[test]
 fn canfield_any_with_tableau_classes() {
-    let rules = Rules::resolve(
-        GameKind::Canfield,
-        Reading::Standard,
-        &demon_core::RuleOverrides {
-            group_moves: Some(demon_core::rules::GroupMoves::Any),
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let rules = canfield_any();
     let limits = Limits {
         max_nodes: None,
         max_memory: 256 << 20,
@@ -263,15 +269,7 @@ fn double_easthaven_seed_17_second_probe_round() {
 /// lost in 658,767 nodes, having forgotten 146,906 positions.
 #[test]
 fn a_full_table_forgets_and_decides() {
-    let rules = Rules::resolve(
-        GameKind::Canfield,
-        Reading::Standard,
-        &demon_core::RuleOverrides {
-            group_moves: Some(demon_core::rules::GroupMoves::Any),
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let rules = canfield_any();
     let layout = Source::Native(479).layout(&rules);
     let limits = Limits {
         max_nodes: None,

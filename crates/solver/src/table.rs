@@ -179,6 +179,46 @@ fn full(e: u128, b: usize, nb: usize) -> u128 {
     ((h as u128) << 64) | (e & u64::MAX as u128)
 }
 
+/// Tables from this size up ask for huge pages.
+const HUGE_FROM: usize = 8 << 20;
+
+/// A bucket array of `n` empty buckets. A large one asks the kernel to
+/// back it with huge pages (Linux: `madvise(MADV_HUGEPAGE)`, which
+/// transparent huge pages in their default `madvise` mode need): each
+/// probe lands on a random bucket, and with 4 KiB pages a multi-GiB table
+/// costs a page-table walk, itself missing the cache, on nearly every
+/// probe. Measured: 200 M random insertions into a 4 GiB table took
+/// 70.2 s with the advice and 92.0 s without (positions 50-150 M: 17.4 s
+/// against 27.1 s); a Superior Canfield search of 15.5 M positions ran 4 %
+/// faster. The advice changes no byte the table holds or counts; where it
+/// is refused, or elsewhere than Linux, the table works as before.
+fn buckets(n: usize) -> Vec<Bucket> {
+    let mut v: Vec<Bucket> = Vec::with_capacity(n);
+    if n * BUCKET >= HUGE_FROM {
+        advise_huge(v.as_mut_ptr().cast(), n * BUCKET);
+    }
+    v.resize(n, Bucket::default());
+    v
+}
+
+#[cfg(target_os = "linux")]
+fn advise_huge(p: *mut u8, len: usize) {
+    const HUGE: usize = 2 << 20;
+    let start = (p as usize).next_multiple_of(HUGE);
+    let end = (p as usize + len) / HUGE * HUGE;
+    if end > start {
+        // SAFETY: [start, end) lies inside the allocation just made
+        // (`len` bytes from `p`), and the advice only changes how the
+        // kernel backs those pages, not their contents or validity.
+        unsafe {
+            libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge(_: *mut u8, _: usize) {}
+
 /// Where an insertion found or put its key.
 enum Place {
     New,
@@ -195,7 +235,7 @@ impl FingerprintSet {
         let recent = 1 << recent.ilog2();
         let budget = budget - recent * RECENT_ENTRY;
         FingerprintSet {
-            buckets: vec![Bucket::default(); MIN_BUCKETS.min(budget / BUCKET).max(1)],
+            buckets: buckets(MIN_BUCKETS.min(budget / BUCKET).max(1)),
             recent_fp: vec![0; recent],
             recent_level: vec![0; recent],
             len: 0,
@@ -517,7 +557,7 @@ impl FingerprintSet {
 
     fn grow(&mut self, n: usize) {
         let old_nb = self.buckets.len();
-        let old = std::mem::replace(&mut self.buckets, vec![Bucket::default(); n]);
+        let old = std::mem::replace(&mut self.buckets, buckets(n));
         self.len = 0;
         for (b, bucket) in old.iter().enumerate() {
             for &e in bucket.0.iter().take_while(|&&e| e != 0) {

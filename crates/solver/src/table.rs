@@ -219,6 +219,20 @@ fn advise_huge(p: *mut u8, len: usize) {
 #[cfg(not(target_os = "linux"))]
 fn advise_huge(_: *mut u8, _: usize) {}
 
+/// Asks the processor to start loading `b`'s cache line.
+#[inline]
+fn prefetch(b: &Bucket) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint; `b` is a valid reference.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+            (b as *const Bucket).cast(),
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = b;
+}
+
 /// Where an insertion found or put its key.
 enum Place {
     New,
@@ -406,11 +420,17 @@ impl FingerprintSet {
         // they empty), so a first bucket with room ends the search: one
         // trip to memory for most new keys.
         let mut b2 = None;
+        // Past half full, most first buckets are full: fetch the second
+        // bucket's line alongside the first's rather than after it.
+        if self.len * 2 > nb * WAYS {
+            let b = *b2.insert(second_bucket(b1, fp, nb));
+            prefetch(&self.buckets[b]);
+        }
         for (k, w) in [w1, w2].into_iter().enumerate() {
             let b = if k == 0 {
                 b1
             } else {
-                *b2.insert(second_bucket(b1, fp, nb))
+                *b2.get_or_insert_with(|| second_bucket(b1, fp, nb))
             };
             for i in 0..WAYS {
                 let e = self.buckets[b].0[i];

@@ -44,7 +44,7 @@ pub enum Command {
     ///
     /// Exit code: 0 WON, 3 LOST, 4 UNKNOWN (1 for errors, 2 for bad arguments).
     #[command(
-        after_help = "Examples:\n  demon solve canfield 1\n  demon solve canfield --pysolfc 123456 --rules pysolfc --show-positions\n  demon solve superior-canfield 7 --timeout 30 --max-memory 8G\n  demon solve canfield 5 --group-moves any --format json\n  demon solve canfield 646 --group-moves any --max-memory 32M --forget-when-full\n\nExit code: 0 WON, 3 LOST, 4 UNKNOWN, 1 error, 2 bad arguments."
+        after_help = "Examples:\n  demon solve canfield 1\n  demon solve canfield --pysolfc 123456 --rules pysolfc --show-positions\n  demon solve superior-canfield 7 --timeout 30 --max-memory 8G\n  demon solve canfield 5 --group-moves any --format json\n  demon solve canfield 646 --group-moves any --max-memory 32M --forget-when-full\n  demon solve superior-canfield 664 --forget-when-full --timeout 3600 --checkpoint s664.ck\n\nExit code: 0 WON, 3 LOST, 4 UNKNOWN, 1 error, 2 bad arguments."
     )]
     Solve {
         #[command(flatten)]
@@ -59,6 +59,15 @@ pub enum Command {
         /// Print the table after every move of a win.
         #[arg(long)]
         show_positions: bool,
+        /// Save the search's progress to FILE when a limit stops it
+        /// (UNKNOWN), and continue from FILE when it exists: a long search
+        /// can run across several sittings (give --timeout for each). The
+        /// file holds the explored positions, about 17 bytes each (a
+        /// full 4G table: about 3.5 GB); it is removed once the deal is
+        /// decided, and refused for another deal, other rules or other
+        /// search options. Takes one search path (--cursors 1).
+        #[arg(long, value_name = "FILE", conflicts_with = "cursors")]
+        checkpoint: Option<std::path::PathBuf>,
     },
     /// Solve a range of deals in parallel: win rate with its 95% interval, time and node statistics, and a CSV report.
     ///

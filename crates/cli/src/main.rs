@@ -101,6 +101,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             limits,
             format,
             show_positions,
+            checkpoint,
         } => {
             let rules = game.rules()?;
             let d = deal.load(&game, &rules)?;
@@ -116,6 +117,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 &limits,
                 format,
                 show_positions,
+                checkpoint.as_deref().map(|p| (p, game.game.name())),
             )?;
             out.flush()?;
             return Ok(code);

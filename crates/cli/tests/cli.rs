@@ -302,3 +302,72 @@ fn batch_reports_the_length_of_the_line_solve_prints() {
     // The rules column holds no comma: seed, verdict, solution_moves.
     assert_eq!(&row[2..5], &["2", "won", "557"], "{report}");
 }
+
+#[test]
+fn a_search_saved_in_a_checkpoint_goes_on_where_it_stopped() {
+    // Canfield (runs move in any part) seed 479, lost with 122,249
+    // positions stored (one search path): stopped twice by node limits,
+    // saved and resumed, it ends with the same verdict and positions, and
+    // the file goes once the deal is decided.
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("s479.ck");
+    let ck_arg = ck.to_str().unwrap();
+    let base = [
+        "solve",
+        "canfield",
+        "479",
+        "--group-moves",
+        "any",
+        "--format",
+        "json",
+        "--checkpoint",
+        ck_arg,
+    ];
+    let run = |extra: &[&str]| demon(&[&base[..], extra].concat());
+    let o = run(&["--max-nodes", "200K"]);
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    assert!(ck.exists());
+    assert!(
+        stderr(&o).contains("the same command continues it"),
+        "{}",
+        stderr(&o)
+    );
+    // Another deal, other rules, or other search options are refused,
+    // and the file is left as it was.
+    let saved = std::fs::read(&ck).unwrap();
+    for other in [
+        vec!["solve", "canfield", "480", "--group-moves", "any"],
+        vec!["solve", "canfield", "479"],
+        vec![
+            "solve",
+            "canfield",
+            "479",
+            "--group-moves",
+            "any",
+            "--no-tableau-classes",
+        ],
+    ] {
+        let o = demon(&[&other[..], &["--checkpoint", ck_arg]].concat());
+        assert_eq!(o.status.code(), Some(1), "{other:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("belongs to another search"),
+            "{}",
+            stderr(&o)
+        );
+        assert_eq!(std::fs::read(&ck).unwrap(), saved);
+    }
+    let o = run(&["--max-nodes", "400K"]);
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    assert!(stderr(&o).contains("resuming the search saved in"));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["stats"]["nodes"], 400_000, "node counts carry on");
+    let o = run(&[]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["verdict"], "lost");
+    assert_eq!(v["stats"]["positions_stored"], 122_249);
+    assert!(!ck.exists(), "the checkpoint of a decided deal is removed");
+    // One search path: a checkpoint does not take --cursors.
+    let o = run(&["--cursors", "8"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}

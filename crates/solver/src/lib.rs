@@ -16,6 +16,7 @@ pub mod shorten;
 pub mod table;
 
 pub use search::{
-    probe, solve, solve_with, Limit, Limits, Options, Outcome, SolveError, Stats, Verdict, Weights,
+    probe, solve, solve_resumable, solve_with, Limit, Limits, Options, Outcome, SolveError, Stats,
+    Verdict, Weights,
 };
 pub use shorten::shorten;

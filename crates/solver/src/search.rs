@@ -170,6 +170,9 @@ pub enum SolveError {
     Layout(#[from] demon_core::LayoutError),
     #[error("internal error: the solver's winning line failed the independent check: {0}")]
     BadSolution(String),
+    /// A checkpoint could not be read, written or used ([`solve_resumable`]).
+    #[error("checkpoint: {0}")]
+    Checkpoint(String),
 }
 
 /// How the search runs (as opposed to what stops it, [`Limits`]).
@@ -247,8 +250,51 @@ pub fn solve_with(
     limits: &Limits,
     options: &Options,
 ) -> Result<Outcome, SolveError> {
+    solve_resumable(rules, layout, limits, options, None, None)
+}
+
+/// [`solve_with`], starting from the progress a stopped search saved
+/// (`resume`), and saving its own when a limit stops it (`save`, written
+/// only when the verdict is UNKNOWN). Both need one search path
+/// (`options.cursors` 1). Node counts carry on from the saved ones, so
+/// `limits.max_nodes` counts them too.
+///
+/// What is saved is the position table without the positions of the
+/// search path, each as its full fingerprint and level, after a short
+/// header (the nodes so far and the number of positions); the caller
+/// says which deal, rules and options it belongs to. A resumed search
+/// starts again from the deal with that table.
+///
+/// Why the verdict stays exact: a stored position is *closed* once its
+/// frame has left the path (every move listed there was explored, or left
+/// out by an argued pruning), or *open* while it is on the path. A closed
+/// position's exploration may rest on open ones (a table hit on a path
+/// position, or a sibling whose subtree the sleep sets count on, which is
+/// itself closed or on the path: with one path, siblings are explored in
+/// order), and on closed ones, which rest on the same. Dropping the open
+/// positions and searching again from the deal re-enters every one of
+/// them: they form the path from the deal, which is open from its first
+/// position, so nothing on it is found in the table. Every closed position
+/// is then explored, and every open one will be: the argument of this
+/// module, with the search's start already holding explored positions. A
+/// position left out is only searched again. (With several paths a split
+/// leaves positions reachable only through closed ones, which is why
+/// checkpoints take one path.)
+pub fn solve_resumable(
+    rules: &Rules,
+    layout: &Layout,
+    limits: &Limits,
+    options: &Options,
+    resume: Option<&mut dyn std::io::Read>,
+    save: Option<&mut dyn std::io::Write>,
+) -> Result<Outcome, SolveError> {
     let game = Game::new(rules, layout)?;
-    let out = drive(&game, limits, options);
+    if (resume.is_some() || save.is_some()) && options.cursors != 1 {
+        return Err(SolveError::Checkpoint(
+            "a search that saves or resumes its progress takes one search path (cursors 1)".into(),
+        ));
+    }
+    let out = drive(&game, limits, options, resume, save)?;
     if let Verdict::Won(moves) = &out.verdict {
         match replay(rules, layout, moves) {
             Ok(r) if r.won => {}
@@ -287,7 +333,13 @@ const MIN_PROBE_MEMORY: usize = 64 << 10;
 /// takes at most a quarter, and only what the search's table and path
 /// leave at the time (the table does not grow while a probe runs, and a
 /// probe's memory is freed when it ends).
-fn drive(game: &Game, limits: &Limits, options: &Options) -> Outcome {
+fn drive(
+    game: &Game,
+    limits: &Limits,
+    options: &Options,
+    resume: Option<&mut dyn std::io::Read>,
+    save: Option<&mut dyn std::io::Write>,
+) -> Result<Outcome, SolveError> {
     let mut dfs = Searcher::new(game, limits);
     dfs.classes = options.tableau_classes;
     dfs.max_cursors = options.cursors.max(1);
@@ -302,7 +354,20 @@ fn drive(game: &Game, limits: &Limits, options: &Options) -> Outcome {
         }
     }
     dfs.turn_end = dfs.slice;
-    let mut pause = FIRST_PAUSE;
+    if let Some(r) = resume {
+        dfs.load(r)?;
+    }
+    let out = drive_search(game, limits, &mut dfs);
+    if let (Some(w), Verdict::Unknown(_)) = (save, &out.verdict) {
+        dfs.save(w)?;
+    }
+    Ok(out)
+}
+
+/// The search and its probes (see [`drive`]).
+fn drive_search(game: &Game, limits: &Limits, dfs: &mut Searcher) -> Outcome {
+    // Counted from the nodes a resumed search starts with.
+    let mut pause = dfs.stats.nodes.saturating_add(FIRST_PAUSE);
     let mut probe = FIRST_PROBE;
     let mut round = 0usize;
     loop {
@@ -358,6 +423,9 @@ fn drive(game: &Game, limits: &Limits, options: &Options) -> Outcome {
         probe = probe.saturating_mul(2);
     }
 }
+
+/// The first bytes of a saved position table ([`solve_resumable`]).
+const CHECKPOINT_MAGIC: &[u8; 8] = b"demonPT1";
 
 /// Weights of the best-first probe's position value ([`value`]): what
 /// each feature of a position adds to it. Only which win is found, and
@@ -1043,7 +1111,9 @@ impl<'g> Searcher<'g> {
                 Enter::Won => return Some(Verdict::Won(self.solution(stack))),
                 // The table starts empty: the deal is dead (lost), and the
                 // empty stack below reports it.
-                Enter::Seen => debug_assert!(self.stats.dead == 1),
+                // A resumed search's table never holds the deal's first
+                // position: it was on the saved path (`Searcher::save`).
+                Enter::Seen => assert!(self.stats.dead == 1, "the first position was found stored"),
                 Enter::Full => {
                     return Some(Verdict::Unknown(Limit::Memory(self.limits.max_memory)))
                 }
@@ -1190,6 +1260,69 @@ impl<'g> Searcher<'g> {
                 }
                 None => debug_assert!(false, "a frame's position is open"),
             }
+        }
+    }
+
+    /// Fills the empty table with the positions a stopped search saved
+    /// ([`solve_resumable`]), and carries on its node count.
+    fn load(&mut self, r: &mut dyn std::io::Read) -> Result<(), SolveError> {
+        let bad = |e: std::io::Error| SolveError::Checkpoint(format!("cannot read it: {e}"));
+        let mut head = [0u8; 24];
+        r.read_exact(&mut head).map_err(bad)?;
+        if &head[..8] != CHECKPOINT_MAGIC {
+            return Err(SolveError::Checkpoint(
+                "not a position table saved by this version of demon".into(),
+            ));
+        }
+        let nodes = u64::from_le_bytes(head[8..16].try_into().expect("8 bytes"));
+        let n = u64::from_le_bytes(head[16..24].try_into().expect("8 bytes"));
+        let mut e = [0u8; 17];
+        for _ in 0..n {
+            r.read_exact(&mut e).map_err(bad)?;
+            let fp = u128::from_le_bytes(e[..16].try_into().expect("16 bytes"));
+            if self.table.insert_level(fp, e[16]) == Insert::Full {
+                return Err(SolveError::Checkpoint(format!(
+                    "its {n} positions do not fit in this memory limit ({} bytes)",
+                    self.limits.max_memory
+                )));
+            }
+        }
+        self.stats.nodes = nodes;
+        self.stats.stored = self.table.len() as u64;
+        Ok(())
+    }
+
+    /// Writes the table without the path's positions, for [`Self::load`]
+    /// (see [`solve_resumable`]). Needs one path, and a table large
+    /// enough to give back full fingerprints (see `crate::table`).
+    fn save(&self, w: &mut dyn std::io::Write) -> Result<(), SolveError> {
+        if !self.parked.is_empty() || self.stack.is_empty() {
+            return Err(SolveError::Checkpoint(
+                "only a single search path that is still open can be saved".into(),
+            ));
+        }
+        let open = self.open_positions(&self.stack);
+        let keep = |fp: u128| !open.contains_key(&FingerprintSet::open_key(fp));
+        let mut n = 0u64;
+        self.table.for_each(|fp, _| n += u64::from(keep(fp)))?;
+        let bad = |e: std::io::Error| SolveError::Checkpoint(format!("cannot write it: {e}"));
+        let mut head = Vec::with_capacity(24);
+        head.extend_from_slice(CHECKPOINT_MAGIC);
+        head.extend_from_slice(&self.stats.nodes.to_le_bytes());
+        head.extend_from_slice(&n.to_le_bytes());
+        w.write_all(&head).map_err(bad)?;
+        let mut err = None;
+        self.table.for_each(|fp, level| {
+            if err.is_none() && keep(fp) {
+                let mut e = [0u8; 17];
+                e[..16].copy_from_slice(&fp.to_le_bytes());
+                e[16] = level;
+                err = w.write_all(&e).err();
+            }
+        })?;
+        match err {
+            Some(e) => Err(bad(e)),
+            None => w.flush().map_err(bad),
         }
     }
 

@@ -311,6 +311,24 @@ impl FingerprintSet {
         fp & KEY
     }
 
+    /// Calls `f` with the fingerprint and level of every stored position.
+    /// Fails on a table under 4,096 buckets, which cannot give back full
+    /// fingerprints (see the module comment).
+    pub fn for_each(&self, mut f: impl FnMut(u128, u8)) -> Result<(), crate::search::SolveError> {
+        let nb = self.buckets.len();
+        if nb < MIN_BUCKETS {
+            return Err(crate::search::SolveError::Checkpoint(
+                "the position table is too small to list".into(),
+            ));
+        }
+        for (b, bucket) in self.buckets.iter().enumerate() {
+            for &e in bucket.0.iter().take_while(|&&e| e != 0) {
+                f(full(e, b, nb), level_of(e));
+            }
+        }
+        Ok(())
+    }
+
     /// Entries overwritten by [`Self::insert_or_replace`] so far.
     pub fn replaced(&self) -> u64 {
         self.replaced

@@ -1,0 +1,127 @@
+//! Checkpoints ([`solve_resumable`]): a search stopped by its node limit,
+//! saved, and resumed from the deal with the saved table (again and
+//! again), must reach the verdict of the same search run without a stop.
+//! On small deals of every game and rule option (`common::variants`), each
+//! stopped every quarter of its uninterrupted node count.
+
+mod common;
+
+use common::variants;
+use demon_core::{GameKind, Source};
+use demon_solver::{solve_resumable, solve_with, Limits, Options, Verdict};
+
+/// Runs to decide a deal at most (each adds a quarter of the
+/// uninterrupted count, and re-walks the saved path).
+const MAX_RUNS: usize = 100;
+
+fn check_family(g: GameKind, want: usize) -> (usize, usize, usize) {
+    let one = Options {
+        cursors: 1,
+        ..Options::default()
+    };
+    let limits = |n: Option<u64>| Limits {
+        max_nodes: n,
+        max_memory: 64 << 20,
+        timeout: None,
+    };
+    let (mut checked, mut lost, mut resumes) = (0, 0, 0);
+    let vs = variants(g);
+    'seeds: for seed in 0..2000u64 {
+        for (name, rules) in &vs {
+            if checked >= want {
+                break 'seeds;
+            }
+            let layout = Source::Native(seed).layout(rules);
+            let whole = solve_with(rules, &layout, &limits(Some(200_000)), &one).unwrap();
+            if matches!(whole.verdict, Verdict::Unknown(_)) || whole.stats.nodes < 2000 {
+                continue;
+            }
+            // Each run first walks the saved path again (its positions were
+            // left out): a node or so per level of the path, which can be
+            // a thousand levels deep where cards come back down.
+            let mut step = whole.stats.nodes / 4 + 3 * whole.stats.max_depth as u64 + 500;
+            let mut stored = 0;
+            let mut saved: Option<Vec<u8>> = None;
+            let mut nodes = 0;
+            let mut runs = 0;
+            let verdict = loop {
+                runs += 1;
+                assert!(
+                    runs <= MAX_RUNS,
+                    "{name} seed {seed}: no end after {MAX_RUNS} runs"
+                );
+                let mut out = Vec::new();
+                let mut from: Option<&[u8]> = saved.as_deref();
+                let o = solve_resumable(
+                    rules,
+                    &layout,
+                    &limits(Some(nodes + step)),
+                    &one,
+                    from.as_mut().map(|s| s as &mut dyn std::io::Read),
+                    Some(&mut out),
+                )
+                .unwrap();
+                match o.verdict {
+                    Verdict::Unknown(_) => {
+                        // A run that only walked the path again: give the
+                        // next more time, as a person would.
+                        if o.stats.stored == stored {
+                            step *= 2;
+                        }
+                        stored = o.stats.stored;
+                        assert!(!out.is_empty(), "{name} seed {seed}: nothing saved");
+                        assert!(
+                            o.stats.nodes >= nodes,
+                            "{name} seed {seed}: nodes went back"
+                        );
+                        nodes = o.stats.nodes;
+                        saved = Some(out);
+                    }
+                    v => {
+                        assert!(out.is_empty(), "{name} seed {seed}: a decided search saved");
+                        break v;
+                    }
+                }
+            };
+            assert_eq!(
+                matches!(verdict, Verdict::Won(_)),
+                matches!(whole.verdict, Verdict::Won(_)),
+                "{name} seed {seed}: resumed {} times",
+                runs - 1
+            );
+            checked += 1;
+            lost += usize::from(verdict == Verdict::Lost);
+            resumes += runs - 1;
+        }
+    }
+    (checked, lost, resumes)
+}
+
+/// `want` deals of the family (fewer where its small deals are seldom
+/// big enough), of which at least `lost` are lost: both verdicts cross
+/// the stops.
+macro_rules! family {
+    ($name:ident, $g:expr, $want:expr, $lost:expr) => {
+        #[test]
+        fn $name() {
+            let (checked, lost, resumes) = check_family($g, $want);
+            println!("{}: {checked} deals, {lost} lost, {resumes} resumes", $g);
+            assert_eq!(checked, $want, "too few deals big enough to stop");
+            let at_least: usize = $lost;
+            assert!(lost >= at_least, "only {lost} lost deals");
+            assert!(2 * resumes >= checked, "only {resumes} resumes");
+        }
+    };
+}
+
+family!(canfield, GameKind::Canfield, 60, 5);
+family!(superior_canfield, GameKind::SuperiorCanfield, 60, 3);
+family!(double_canfield, GameKind::DoubleCanfield, 60, 1);
+family!(rainbow, GameKind::Rainbow, 60, 3);
+family!(selective_canfield, GameKind::SelectiveCanfield, 60, 0);
+family!(chameleon, GameKind::Chameleon, 60, 5);
+family!(storehouse, GameKind::Storehouse, 14, 3);
+family!(variegated_canfield, GameKind::VariegatedCanfield, 60, 3);
+family!(american_toad, GameKind::AmericanToad, 60, 2);
+family!(double_easthaven, GameKind::DoubleEasthaven, 60, 20);
+family!(easthaven, GameKind::Easthaven, 60, 0);

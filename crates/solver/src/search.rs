@@ -1280,7 +1280,15 @@ impl<'g> Searcher<'g> {
         for _ in 0..n {
             r.read_exact(&mut e).map_err(bad)?;
             let fp = u128::from_le_bytes(e[..16].try_into().expect("16 bytes"));
-            if self.table.insert_level(fp, e[16]) == Insert::Full {
+            // A search that forgets may have saved a fuller table than a
+            // fresh one can take without forgetting: nothing is on a path
+            // yet, so any entry may go.
+            let r = if self.replace {
+                self.table.insert_or_replace(fp, e[16], &|_| false)
+            } else {
+                self.table.insert_level(fp, e[16])
+            };
+            if r == Insert::Full {
                 return Err(SolveError::Checkpoint(format!(
                     "its {n} positions do not fit in this memory limit ({} bytes)",
                     self.limits.max_memory

@@ -288,3 +288,50 @@ fn a_full_table_forgets_and_decides() {
     assert_eq!((s.nodes, s.stored, s.replaced), (658_767, 32_256, 146_906));
     assert!(s.peak_memory <= 1 << 20);
 }
+
+/// A search that forgets, saved and resumed: Canfield with runs moving in
+/// any part, seed 479, at 1 MiB with forgetting and one search path,
+/// stopped every 200,000 nodes. Its saved table is fuller than a fresh
+/// table takes without forgetting, so the resumed search forgets while it
+/// loads; the deal is still proved lost after six stops (1,320,927 nodes
+/// in all, against 658,767 uninterrupted with the default paths).
+#[test]
+fn a_forgetting_search_resumes_from_its_checkpoint() {
+    let rules = canfield_any();
+    let layout = Source::Native(479).layout(&rules);
+    let o = Options {
+        cursors: 1,
+        replace_when_full: true,
+        ..Options::default()
+    };
+    let mut saved: Option<Vec<u8>> = None;
+    let mut stops = 0;
+    let out = loop {
+        let limits = Limits {
+            max_nodes: Some(200_000 * (stops + 1)),
+            max_memory: 1 << 20,
+            timeout: None,
+        };
+        let mut w = Vec::new();
+        let mut from: Option<&[u8]> = saved.as_deref();
+        let out = demon_solver::solve_resumable(
+            &rules,
+            &layout,
+            &limits,
+            &o,
+            from.as_mut().map(|s| s as &mut dyn std::io::Read),
+            Some(&mut w),
+        )
+        .unwrap();
+        assert!(out.stats.peak_memory <= 1 << 20);
+        if !matches!(out.verdict, Verdict::Unknown(_)) {
+            break out;
+        }
+        stops += 1;
+        assert!(stops < 20);
+        saved = Some(w);
+    };
+    assert_eq!(out.verdict, Verdict::Lost);
+    assert_eq!(stops, 6);
+    assert_eq!(out.stats.nodes, 1_320_927);
+}

@@ -59,9 +59,9 @@ pub enum Command {
         /// Print the table after every move of a win.
         #[arg(long)]
         show_positions: bool,
-        /// Save the search's progress to FILE when a limit stops it
-        /// (UNKNOWN), and continue from FILE when it exists: a long search
-        /// can run across several sittings (give --timeout for each). The
+        /// Save the search's progress to FILE when a limit or Ctrl-C stops
+        /// it (UNKNOWN), and continue from FILE when it exists: a long
+        /// search can run across several sittings. The
         /// file holds the explored positions, about 17 bytes each (a
         /// full 4G table: about 3.5 GB); it is removed once the deal is
         /// decided, and refused for another deal, other rules or other

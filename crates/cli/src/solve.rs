@@ -5,6 +5,7 @@ use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{anyhow, bail, Context, Result};
 use demon_core::{Game, Layout, Loc, Move, Rules, State};
@@ -265,6 +266,16 @@ fn solve_checkpointed(
     let header = checkpoint_header(rules, layout, game, search);
     let mut options = search.options();
     options.cursors = 1;
+    // Ctrl-C stops the search as a limit does, so that it is saved.
+    static STOP: AtomicBool = AtomicBool::new(false);
+    let shown = path.display().to_string();
+    ctrlc::set_handler(move || {
+        if !STOP.swap(true, Ordering::SeqCst) {
+            eprintln!("interrupted: stopping the search and saving it in {shown}");
+        }
+    })
+    .context("cannot install the Ctrl-C handler")?;
+    options.stop = Some(demon_solver::StopFlag(&STOP));
     let mut resume = open_checkpoint(path, &header)?;
     if resume.is_some() {
         eprintln!("resuming the search saved in {}", path.display());

@@ -371,3 +371,47 @@ fn a_search_saved_in_a_checkpoint_goes_on_where_it_stopped() {
     let o = run(&["--cursors", "8"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
+
+#[test]
+fn ctrl_c_saves_a_checkpointed_search() {
+    // Superior Canfield seed 62 takes minutes to decide; Ctrl-C (SIGINT)
+    // after two seconds stops it as a limit does, and saves it.
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("s62.ck");
+    let args = [
+        "solve",
+        "superior-canfield",
+        "62",
+        "--max-memory",
+        "256M",
+        "--checkpoint",
+        ck.to_str().unwrap(),
+    ];
+    let child = Command::new(env!("CARGO_BIN_EXE_demon"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    // The shell's own `kill`: no other program needed.
+    let kill = Command::new("sh")
+        .args(["-c", &format!("kill -INT {}", child.id())])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    assert!(stdout(&o).contains("UNKNOWN: the search stopped at the interruption"));
+    assert!(stderr(&o).contains("interrupted: stopping the search and saving it"));
+    assert!(ck.exists());
+    // The same command goes on from there (here for 100,000 more nodes).
+    let text = stdout(&o);
+    let v: Vec<&str> = text.lines().last().unwrap().split([' ', ',']).collect();
+    let nodes: u64 = v[1].parse().unwrap();
+    let more = (nodes + 100_000).to_string();
+    let o = demon(&[&args[..], &["--max-nodes", &more]].concat());
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    assert!(stderr(&o).contains("resuming the search saved in"));
+    assert!(stdout(&o).contains(&format!("node limit ({more} nodes)")));
+}

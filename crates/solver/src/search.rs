@@ -72,6 +72,8 @@ pub enum Limit {
     Nodes(u64),
     Memory(usize),
     Time(Duration),
+    /// [`Options::stop`] was raised.
+    Interrupted,
 }
 
 impl std::fmt::Display for Limit {
@@ -80,6 +82,7 @@ impl std::fmt::Display for Limit {
             Limit::Nodes(n) => write!(f, "node limit ({n} nodes)"),
             Limit::Memory(b) => write!(f, "memory limit ({} MiB)", b >> 20),
             Limit::Time(d) => write!(f, "time limit ({:.1} s)", d.as_secs_f64()),
+            Limit::Interrupted => write!(f, "interruption"),
         }
     }
 }
@@ -220,7 +223,29 @@ pub struct Options {
     /// 256 KiB the table compares fewer than 128 bits: [`crate::table`].)
     #[doc(hidden)]
     pub table_bytes: Option<usize>,
+    /// A flag that stops the search (UNKNOWN, [`Limit::Interrupted`]) once
+    /// set, as a person's Ctrl-C does: read as often as the clock.
+    pub stop: Option<StopFlag>,
 }
+
+/// A flag that asks a search to stop ([`Options::stop`]). Options are
+/// compared by the flag they point to.
+#[derive(Clone, Copy, Debug)]
+pub struct StopFlag(pub &'static std::sync::atomic::AtomicBool);
+
+impl StopFlag {
+    fn raised(self) -> bool {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+impl PartialEq for StopFlag {
+    fn eq(&self, o: &StopFlag) -> bool {
+        std::ptr::eq(self.0, o.0)
+    }
+}
+
+impl Eq for StopFlag {}
 
 impl Default for Options {
     fn default() -> Options {
@@ -233,6 +258,7 @@ impl Default for Options {
             deadlock: true,
             replace_when_full: false,
             table_bytes: None,
+            stop: None,
         }
     }
 }
@@ -348,6 +374,7 @@ fn drive(
     dfs.split_doubling = options.split_doubling;
     dfs.deadlock = options.deadlock;
     dfs.replace = options.replace_when_full;
+    dfs.stop = options.stop;
     if let Some(b) = options.table_bytes {
         if b < dfs.table.budget_bytes() {
             dfs.table = FingerprintSet::with_budget(b);
@@ -401,6 +428,7 @@ fn drive_search(game: &Game, limits: &Limits, dfs: &mut Searcher) -> Outcome {
             budget,
             probe_memory,
             limits.timeout.map(|t| (dfs.start, t)),
+            dfs.stop,
             &Weights::round(round),
         );
         round += 1;
@@ -571,6 +599,7 @@ fn best_first(
     budget: u64,
     memory: usize,
     deadline: Option<(Instant, Duration)>,
+    stop: Option<StopFlag>,
     w: &Weights,
 ) -> (Option<Vec<Move>>, u64, usize) {
     let tie = |i: u32| if w.newest_first { i } else { u32::MAX - i };
@@ -611,6 +640,9 @@ fn best_first(
                 if start.elapsed() >= t {
                     break;
                 }
+            }
+            if stop.is_some_and(StopFlag::raised) {
+                break;
             }
         }
         expanded += 1;
@@ -668,7 +700,7 @@ pub fn probe(
     w: &Weights,
 ) -> (Option<usize>, u64) {
     let game = Game::new(rules, layout).expect("layout");
-    let (found, n, _) = best_first(&game, budget, memory, None, w);
+    let (found, n, _) = best_first(&game, budget, memory, None, None, w);
     if let Some(m) = &found {
         assert!(replay(rules, layout, m).is_ok_and(|r| r.won));
     }
@@ -933,6 +965,8 @@ struct Searcher<'g> {
     split_doubling: bool,
     /// [`Options::replace_when_full`].
     replace: bool,
+    /// [`Options::stop`].
+    stop: Option<StopFlag>,
     /// Once the table has filled with `replace` on: how many frames of
     /// every path (every cursor's) hold each fingerprint (keyed by
     /// [`FingerprintSet::open_key`], as the table asks). The table may
@@ -1079,6 +1113,7 @@ impl<'g> Searcher<'g> {
             split_after: 0,
             split_doubling: false,
             replace: false,
+            stop: None,
             open: None,
         }
     }
@@ -1633,6 +1668,9 @@ impl<'g> Searcher<'g> {
                 if self.start.elapsed() >= t {
                     return Some(Limit::Time(t));
                 }
+            }
+            if self.stop.is_some_and(StopFlag::raised) {
+                return Some(Limit::Interrupted);
             }
         }
         None
@@ -2531,7 +2569,7 @@ mod tests {
                 let layout = Source::Native(seed).layout(&rules);
                 let game = Game::new(&rules, &layout).unwrap();
                 if let (Some(moves), _, _) =
-                    best_first(&game, 20_000, 64 << 20, None, &Weights::default())
+                    best_first(&game, 20_000, 64 << 20, None, None, &Weights::default())
                 {
                     let r = replay(&rules, &layout, &moves).unwrap();
                     assert!(r.won, "{g} seed {seed}");

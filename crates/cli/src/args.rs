@@ -61,11 +61,12 @@ pub enum Command {
         show_positions: bool,
         /// Save the search's progress to FILE when a limit or Ctrl-C stops
         /// it (UNKNOWN), and continue from FILE when it exists: a long
-        /// search can run across several sittings. The
-        /// file holds the explored positions, about 17 bytes each (a
-        /// full 4G table: about 3.5 GB); it is removed once the deal is
-        /// decided, and refused for another deal, other rules or other
-        /// search options. Takes one search path (--cursors 1).
+        /// search can run across several sittings. The file holds the
+        /// explored positions, about 17 bytes each (a full 4G table: about
+        /// 3.5 GB); it is removed once the deal is decided, and refused
+        /// for another deal, other rules, other search settings (tableau
+        /// classes, dead ends), another version of the search, or when
+        /// damaged. Takes one search path (--cursors 1).
         #[arg(long, value_name = "FILE", conflicts_with = "cursors")]
         checkpoint: Option<std::path::PathBuf>,
     },

@@ -207,8 +207,9 @@ fn checkpoint_header(
     search: &crate::args::LimitArgs,
 ) -> String {
     format!(
-        "demon checkpoint 1, demon {}\nrules: {}\nsearch: tableau-classes={} deadlock={}\n{}",
+        "demon checkpoint 1, demon {}, search {}\nrules: {}\nsearch: tableau-classes={} deadlock={}\n{}",
         env!("CARGO_PKG_VERSION"),
+        demon_solver::CHECKPOINT_SEARCH_VERSION,
         rules.signature(),
         if search.no_tableau_classes {
             "off"
@@ -300,6 +301,10 @@ fn solve_checkpointed(
     match out {
         Ok(o) if matches!(o.verdict, Verdict::Unknown(_)) => {
             w.flush()?;
+            // On the disk before it replaces the old file.
+            w.get_ref()
+                .sync_all()
+                .with_context(|| format!("cannot write {}", tmp.display()))?;
             drop(w);
             std::fs::rename(&tmp, path)
                 .with_context(|| format!("cannot write {}", path.display()))?;

@@ -17,6 +17,6 @@ pub mod table;
 
 pub use search::{
     probe, solve, solve_resumable, solve_with, Limit, Limits, Options, Outcome, SolveError, Stats,
-    StopFlag, Verdict, Weights,
+    StopFlag, Verdict, Weights, CHECKPOINT_SEARCH_VERSION,
 };
 pub use shorten::shorten;

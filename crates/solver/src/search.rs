@@ -303,9 +303,16 @@ pub fn solve_with(
 /// position, so nothing on it is found in the table. Every closed position
 /// is then explored, and every open one will be: the argument of this
 /// module, with the search's start already holding explored positions. A
-/// position left out is only searched again. (With several paths a split
+/// position left out is only searched again. Two things keep the saved
+/// path's positions within reach of the resumed search: it uses no sleep
+/// sets (a sibling slept because of a hit on a saved position could be
+/// the move back to a position that saved one counted on, see
+/// [`Searcher::sleep`]), so by induction from the deal each of them is
+/// entered and all its moves explored; and with several paths a split
 /// leaves positions reachable only through closed ones, which is why
-/// checkpoints take one path.)
+/// checkpoints take one path. The file ends with a checksum of its
+/// positions: a damaged file is refused, as a changed level could claim
+/// more than was explored.
 pub fn solve_resumable(
     rules: &Rules,
     layout: &Layout,
@@ -453,7 +460,14 @@ fn drive_search(game: &Game, limits: &Limits, dfs: &mut Searcher) -> Outcome {
 }
 
 /// The first bytes of a saved position table ([`solve_resumable`]).
-const CHECKPOINT_MAGIC: &[u8; 8] = b"demonPT1";
+const CHECKPOINT_MAGIC: &[u8; 8] = b"demonPT2";
+
+/// The version of the search a checkpoint belongs to: raise it whenever
+/// the positions a search stores, or what "explored" means of them,
+/// change (fingerprints, keys and levels, move generation, pruning), so
+/// that older checkpoints are refused. Callers put it in what they
+/// compare before resuming (the CLI's checkpoint header).
+pub const CHECKPOINT_SEARCH_VERSION: u32 = 1;
 
 /// Weights of the best-first probe's position value ([`value`]): what
 /// each feature of a position adds to it. Only which win is found, and
@@ -967,6 +981,9 @@ struct Searcher<'g> {
     replace: bool,
     /// [`Options::stop`].
     stop: Option<StopFlag>,
+    /// Whether the table was loaded from a saved search (no sleep sets:
+    /// [`Searcher::sleep`]).
+    resumed: bool,
     /// Once the table has filled with `replace` on: how many frames of
     /// every path (every cursor's) hold each fingerprint (keyed by
     /// [`FingerprintSet::open_key`], as the table asks). The table may
@@ -1114,6 +1131,7 @@ impl<'g> Searcher<'g> {
             split_doubling: false,
             replace: false,
             stop: None,
+            resumed: false,
             open: None,
         }
     }
@@ -1142,7 +1160,14 @@ impl<'g> Searcher<'g> {
         let g = self.game;
         if !self.started {
             self.started = true;
-            match self.enter(st) {
+            let mut entered = self.enter(st);
+            if matches!(entered, Enter::Full) && self.replace && self.open.is_none() {
+                // A resumed table can be full already: forget from the
+                // start (no path holds anything yet).
+                self.open = Some(self.open_positions(stack));
+                entered = self.enter(st);
+            }
+            match entered {
                 Enter::Won => return Some(Verdict::Won(self.solution(stack))),
                 // The table starts empty: the deal is dead (lost), and the
                 // empty stack below reports it.
@@ -1312,8 +1337,10 @@ impl<'g> Searcher<'g> {
         let nodes = u64::from_le_bytes(head[8..16].try_into().expect("8 bytes"));
         let n = u64::from_le_bytes(head[16..24].try_into().expect("8 bytes"));
         let mut e = [0u8; 17];
+        let mut sum = xxhash_rust::xxh3::Xxh3::new();
         for _ in 0..n {
             r.read_exact(&mut e).map_err(bad)?;
+            sum.update(&e);
             let fp = u128::from_le_bytes(e[..16].try_into().expect("16 bytes"));
             // A search that forgets may have saved a fuller table than a
             // fresh one can take without forgetting: nothing is on a path
@@ -1330,8 +1357,21 @@ impl<'g> Searcher<'g> {
                 )));
             }
         }
+        let mut tail = [0u8; 8];
+        r.read_exact(&mut tail).map_err(bad)?;
+        if u64::from_le_bytes(tail) != sum.digest() {
+            return Err(SolveError::Checkpoint(
+                "its positions do not match their checksum (the file is damaged)".into(),
+            ));
+        }
+        if r.read(&mut tail).map_err(bad)? != 0 {
+            return Err(SolveError::Checkpoint(
+                "it goes on after its last position (the file is damaged)".into(),
+            ));
+        }
         self.stats.nodes = nodes;
         self.stats.stored = self.table.len() as u64;
+        self.resumed = true;
         Ok(())
     }
 
@@ -1339,9 +1379,11 @@ impl<'g> Searcher<'g> {
     /// (see [`solve_resumable`]). Needs one path, and a table large
     /// enough to give back full fingerprints (see `crate::table`).
     fn save(&self, w: &mut dyn std::io::Write) -> Result<(), SolveError> {
-        if !self.parked.is_empty() || self.stack.is_empty() {
+        // (An empty stack: the first position found no room. Nothing is
+        // open, and the table is saved as it is.)
+        if !self.parked.is_empty() {
             return Err(SolveError::Checkpoint(
-                "only a single search path that is still open can be saved".into(),
+                "only a single search path can be saved".into(),
             ));
         }
         let open = self.open_positions(&self.stack);
@@ -1355,18 +1397,21 @@ impl<'g> Searcher<'g> {
         head.extend_from_slice(&n.to_le_bytes());
         w.write_all(&head).map_err(bad)?;
         let mut err = None;
+        let mut sum = xxhash_rust::xxh3::Xxh3::new();
         self.table.for_each(|fp, level| {
             if err.is_none() && keep(fp) {
                 let mut e = [0u8; 17];
                 e[..16].copy_from_slice(&fp.to_le_bytes());
                 e[16] = level;
+                sum.update(&e);
                 err = w.write_all(&e).err();
             }
         })?;
-        match err {
-            Some(e) => Err(bad(e)),
-            None => w.flush().map_err(bad),
+        if let Some(e) = err {
+            return Err(bad(e));
         }
+        w.write_all(&sum.digest().to_le_bytes()).map_err(bad)?;
+        w.flush().map_err(bad)
     }
 
     /// The positions of every frame of every path (the running cursor's,
@@ -1583,9 +1628,15 @@ impl<'g> Searcher<'g> {
     /// The sleep set is deliberately not inherited by grandchildren: then the
     /// position justifying a slept move could be entered after x, and
     /// with a table that breaks the induction.
+    ///
+    /// Not in a resumed search ([`solve_resumable`]): there a table hit
+    /// can be on a position the saved search explored while counting on
+    /// a position then on its path, which the resumed search has not
+    /// entered again yet, and a sibling slept on that ground could be the
+    /// very move that leads back to it.
     fn sleep(&mut self, parent: &Frame, i: usize, child: &mut Frame) {
         let mi = self.arena[parent.start + i];
-        if mi.fp.is_none() || parent.clean == 0 {
+        if self.resumed || mi.fp.is_none() || parent.clean == 0 {
             return;
         }
         let before = child.end - child.start;

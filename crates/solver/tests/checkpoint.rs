@@ -1,8 +1,9 @@
 //! Checkpoints ([`solve_resumable`]): a search stopped by its node limit,
 //! saved, and resumed from the deal with the saved table (again and
 //! again), must reach the verdict of the same search run without a stop.
-//! On small deals of every game and rule option (`common::variants`), each
-//! stopped every quarter of its uninterrupted node count.
+//! On small deals of every game and rule option (`common::variants`), half
+//! of them without tableau classes, each stopped every quarter of its
+//! uninterrupted node count.
 
 mod common;
 
@@ -32,6 +33,12 @@ fn check_family(g: GameKind, want: usize) -> (usize, usize, usize) {
                 break 'seeds;
             }
             let layout = Source::Native(seed).layout(rules);
+            // Every other deal without tableau classes, where tableau moves
+            // can go round in cycles of stored positions.
+            let one = Options {
+                tableau_classes: checked % 2 == 0,
+                ..one
+            };
             let whole = solve_with(rules, &layout, &limits(Some(200_000)), &one).unwrap();
             if matches!(whole.verdict, Verdict::Unknown(_)) || whole.stats.nodes < 2000 {
                 continue;
@@ -125,3 +132,53 @@ family!(variegated_canfield, GameKind::VariegatedCanfield, 60, 3);
 family!(american_toad, GameKind::AmericanToad, 60, 2);
 family!(double_easthaven, GameKind::DoubleEasthaven, 60, 20);
 family!(easthaven, GameKind::Easthaven, 60, 0);
+
+/// A damaged file is refused, not loaded: a changed byte fails the
+/// checksum, and a file cut short or run on is caught too.
+#[test]
+fn a_damaged_checkpoint_is_refused() {
+    let rules = common::small(
+        GameKind::Canfield,
+        demon_core::Reading::Standard,
+        Default::default(),
+    )
+    .unwrap();
+    let one = Options {
+        cursors: 1,
+        ..Options::default()
+    };
+    let limits = |n| Limits {
+        max_nodes: Some(n),
+        max_memory: 64 << 20,
+        timeout: None,
+    };
+    // A deal still undecided at 300 nodes.
+    let (layout, saved) = (0..100u64)
+        .find_map(|seed| {
+            let layout = Source::Native(seed).layout(&rules);
+            let mut w = Vec::new();
+            let o =
+                solve_resumable(&rules, &layout, &limits(300), &one, None, Some(&mut w)).unwrap();
+            (matches!(o.verdict, Verdict::Unknown(_)) && w.len() > 100).then_some((layout, w))
+        })
+        .expect("a deal undecided at 300 nodes");
+    let load = |bytes: &[u8]| {
+        let mut r = bytes;
+        solve_resumable(&rules, &layout, &limits(400), &one, Some(&mut r), None)
+    };
+    assert!(load(&saved).is_ok());
+    let mut changed = saved.clone();
+    changed[24 + 16] ^= 1; // the first position's level
+    let e = load(&changed).unwrap_err().to_string();
+    assert!(e.contains("checksum"), "{e}");
+    let e = load(&saved[..saved.len() - 3]).unwrap_err().to_string();
+    assert!(e.contains("cannot read"), "{e}");
+    let e = load(&[&saved[..], &[0u8]].concat())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("goes on after"), "{e}");
+    let e = load(b"not a table at all, really not")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("not a position table"), "{e}");
+}

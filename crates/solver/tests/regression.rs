@@ -291,10 +291,13 @@ fn a_full_table_forgets_and_decides() {
 
 /// A search that forgets, saved and resumed: Canfield with runs moving in
 /// any part, seed 479, at 1 MiB with forgetting and one search path,
-/// stopped every 200,000 nodes. Its saved table is fuller than a fresh
+/// stopped every 500,000 nodes. Its saved table is fuller than a fresh
 /// table takes without forgetting, so the resumed search forgets while it
-/// loads; the deal is still proved lost after six stops (1,320,927 nodes
-/// in all, against 658,767 uninterrupted with the default paths).
+/// loads; the deal is still proved lost after two stops (1,137,910 nodes
+/// in all; 710,637 without a stop). Sittings must not be too short for
+/// such a small table: stopped every 200,000 nodes, the resumed searches
+/// (which use no sleep sets) forget as much as they add, and it was not
+/// decided in 40 sittings.
 #[test]
 fn a_forgetting_search_resumes_from_its_checkpoint() {
     let rules = canfield_any();
@@ -308,7 +311,7 @@ fn a_forgetting_search_resumes_from_its_checkpoint() {
     let mut stops = 0;
     let out = loop {
         let limits = Limits {
-            max_nodes: Some(200_000 * (stops + 1)),
+            max_nodes: Some(500_000 * (stops + 1)),
             max_memory: 1 << 20,
             timeout: None,
         };
@@ -332,6 +335,6 @@ fn a_forgetting_search_resumes_from_its_checkpoint() {
         saved = Some(w);
     };
     assert_eq!(out.verdict, Verdict::Lost);
-    assert_eq!(stops, 6);
-    assert_eq!(out.stats.nodes, 1_320_927);
+    assert_eq!(stops, 2);
+    assert_eq!(out.stats.nodes, 1_137_910);
 }

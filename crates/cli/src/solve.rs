@@ -309,7 +309,7 @@ fn solve_checkpointed(
             std::fs::rename(&tmp, path)
                 .with_context(|| format!("cannot write {}", path.display()))?;
             eprintln!(
-                "progress saved in {} ({} positions explored); the same command continues it",
+                "progress saved in {} ({} positions stored); the same command continues it",
                 path.display(),
                 o.stats.stored
             );

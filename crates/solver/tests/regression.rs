@@ -338,3 +338,39 @@ fn a_forgetting_search_resumes_from_its_checkpoint() {
     assert_eq!(stops, 2);
     assert_eq!(out.stats.nodes, 1_137_910);
 }
+
+/// A search stopped by its memory limit is saved like any other and goes
+/// on with more memory: Canfield with runs moving in any part, seed 479
+/// (lost, 122,249 positions on one path), with a 1 MiB table first (it
+/// fills at a few tens of thousands of positions), then with 64 MiB.
+#[test]
+fn a_search_stopped_by_memory_resumes_with_more() {
+    let rules = canfield_any();
+    let layout = Source::Native(479).layout(&rules);
+    let small = Options {
+        cursors: 1,
+        table_bytes: Some(1 << 20),
+        ..Options::default()
+    };
+    let limits = Limits {
+        max_nodes: None,
+        max_memory: 64 << 20,
+        timeout: None,
+    };
+    let mut saved = Vec::new();
+    let out =
+        demon_solver::solve_resumable(&rules, &layout, &limits, &small, None, Some(&mut saved))
+            .unwrap();
+    assert_eq!(out.verdict, Verdict::Unknown(Limit::Memory(64 << 20)));
+    let first = out.stats.stored;
+    assert!((10_000..122_249).contains(&first), "{first}");
+    let big = Options {
+        table_bytes: None,
+        ..small
+    };
+    let out =
+        demon_solver::solve_resumable(&rules, &layout, &limits, &big, Some(&mut &saved[..]), None)
+            .unwrap();
+    assert_eq!(out.verdict, Verdict::Lost);
+    assert!(out.stats.stored >= 122_249);
+}

@@ -1160,14 +1160,8 @@ impl<'g> Searcher<'g> {
         let g = self.game;
         if !self.started {
             self.started = true;
-            let mut entered = self.enter(st);
-            if matches!(entered, Enter::Full) && self.replace && self.open.is_none() {
-                // A resumed table can be full already: forget from the
-                // start (no path holds anything yet).
-                self.open = Some(self.open_positions(stack));
-                entered = self.enter(st);
-            }
-            match entered {
+            // (A resumed table can be full already.)
+            match self.enter_or_forget(st, stack) {
                 Enter::Won => return Some(Verdict::Won(self.solution(stack))),
                 // The table starts empty: the deal is dead (lost), and the
                 // empty stack below reports it.
@@ -1251,17 +1245,7 @@ impl<'g> Searcher<'g> {
             if let Some(l) = self.over_limit(stack.capacity()) {
                 return Some(Verdict::Unknown(l));
             }
-            let entered = match self.enter(st) {
-                // The table is full: from now on it forgets positions no
-                // path holds, to store new ones.
-                Enter::Full if self.replace && self.open.is_none() => {
-                    self.open = Some(self.open_positions(stack));
-                    // Its safe moves are counted again.
-                    self.stats.auto_moves -= self.last_autos as u64;
-                    self.enter(st)
-                }
-                e => e,
-            };
+            let entered = self.enter_or_forget(st, stack);
             let i = {
                 let f = stack.last().expect("in a frame");
                 f.next - 1 - f.start
@@ -1323,6 +1307,21 @@ impl<'g> Searcher<'g> {
         }
     }
 
+    /// [`Self::enter`], except that when the table first fills with
+    /// forgetting on, it starts forgetting positions no path holds (those
+    /// of `stack` and the parked cursors') and enters `st` again.
+    fn enter_or_forget(&mut self, st: &mut State, stack: &[Frame]) -> Enter {
+        match self.enter(st) {
+            Enter::Full if self.replace && self.open.is_none() => {
+                self.open = Some(self.open_positions(stack));
+                // Its safe moves are counted again.
+                self.stats.auto_moves -= self.last_autos as u64;
+                self.enter(st)
+            }
+            e => e,
+        }
+    }
+
     /// Fills the empty table with the positions a stopped search saved
     /// ([`solve_resumable`]), and carries on its node count.
     fn load(&mut self, r: &mut dyn std::io::Read) -> Result<(), SolveError> {
@@ -1370,7 +1369,6 @@ impl<'g> Searcher<'g> {
             ));
         }
         self.stats.nodes = nodes;
-        self.stats.stored = self.table.len() as u64;
         self.resumed = true;
         Ok(())
     }
@@ -1379,36 +1377,31 @@ impl<'g> Searcher<'g> {
     /// (see [`solve_resumable`]). Needs one path, and a table large
     /// enough to give back full fingerprints (see `crate::table`).
     fn save(&self, w: &mut dyn std::io::Write) -> Result<(), SolveError> {
-        // (An empty stack: the first position found no room. Nothing is
-        // open, and the table is saved as it is.)
-        if !self.parked.is_empty() {
-            return Err(SolveError::Checkpoint(
-                "only a single search path can be saved".into(),
-            ));
-        }
+        // `solve_resumable` allows one path only. (An empty stack: the
+        // first position found no room; nothing is open, and the table is
+        // saved as it is.)
+        assert!(self.parked.is_empty(), "a checkpoint of several paths");
         let open = self.open_positions(&self.stack);
-        let keep = |fp: u128| !open.contains_key(&FingerprintSet::open_key(fp));
-        let mut n = 0u64;
-        self.table.for_each(|fp, _| n += u64::from(keep(fp)))?;
+        let kept = || {
+            self.table
+                .entries()
+                .map(|it| it.filter(|&(fp, _)| !open.contains_key(&FingerprintSet::open_key(fp))))
+        };
+        let too_small = || SolveError::Checkpoint("the position table is too small to list".into());
+        let n = kept().ok_or_else(too_small)?.count() as u64;
         let bad = |e: std::io::Error| SolveError::Checkpoint(format!("cannot write it: {e}"));
         let mut head = Vec::with_capacity(24);
         head.extend_from_slice(CHECKPOINT_MAGIC);
         head.extend_from_slice(&self.stats.nodes.to_le_bytes());
         head.extend_from_slice(&n.to_le_bytes());
         w.write_all(&head).map_err(bad)?;
-        let mut err = None;
         let mut sum = xxhash_rust::xxh3::Xxh3::new();
-        self.table.for_each(|fp, level| {
-            if err.is_none() && keep(fp) {
-                let mut e = [0u8; 17];
-                e[..16].copy_from_slice(&fp.to_le_bytes());
-                e[16] = level;
-                sum.update(&e);
-                err = w.write_all(&e).err();
-            }
-        })?;
-        if let Some(e) = err {
-            return Err(bad(e));
+        for (fp, level) in kept().ok_or_else(too_small)? {
+            let mut e = [0u8; 17];
+            e[..16].copy_from_slice(&fp.to_le_bytes());
+            e[16] = level;
+            sum.update(&e);
+            w.write_all(&e).map_err(bad)?;
         }
         w.write_all(&sum.digest().to_le_bytes()).map_err(bad)?;
         w.flush().map_err(bad)

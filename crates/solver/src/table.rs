@@ -219,6 +219,19 @@ fn advise_huge(p: *mut u8, len: usize) {
 #[cfg(not(target_os = "linux"))]
 fn advise_huge(_: *mut u8, _: usize) {}
 
+/// The fingerprint and level of every entry of `buckets` (entries fill a
+/// bucket from its first slot).
+fn entries(buckets: &[Bucket]) -> impl Iterator<Item = (u128, u8)> + '_ {
+    let nb = buckets.len();
+    buckets.iter().enumerate().flat_map(move |(b, bucket)| {
+        bucket
+            .0
+            .iter()
+            .take_while(|&&e| e != 0)
+            .map(move |&e| (full(e, b, nb), level_of(e)))
+    })
+}
+
 /// Asks the processor to start loading `b`'s cache line.
 #[inline]
 fn prefetch(b: &Bucket) {
@@ -311,22 +324,11 @@ impl FingerprintSet {
         fp & KEY
     }
 
-    /// Calls `f` with the fingerprint and level of every stored position.
-    /// Fails on a table under 4,096 buckets, which cannot give back full
-    /// fingerprints (see the module comment).
-    pub fn for_each(&self, mut f: impl FnMut(u128, u8)) -> Result<(), crate::search::SolveError> {
-        let nb = self.buckets.len();
-        if nb < MIN_BUCKETS {
-            return Err(crate::search::SolveError::Checkpoint(
-                "the position table is too small to list".into(),
-            ));
-        }
-        for (b, bucket) in self.buckets.iter().enumerate() {
-            for &e in bucket.0.iter().take_while(|&&e| e != 0) {
-                f(full(e, b, nb), level_of(e));
-            }
-        }
-        Ok(())
+    /// The fingerprint and level of every stored position; `None` for a
+    /// table under 4,096 buckets, which cannot give back full fingerprints
+    /// (see the module comment).
+    pub fn entries(&self) -> Option<impl Iterator<Item = (u128, u8)> + '_> {
+        (self.buckets.len() >= MIN_BUCKETS).then(|| entries(&self.buckets))
     }
 
     /// Entries overwritten by [`Self::insert_or_replace`] so far.
@@ -594,19 +596,16 @@ impl FingerprintSet {
     }
 
     fn grow(&mut self, n: usize) {
-        let old_nb = self.buckets.len();
         let old = std::mem::replace(&mut self.buckets, buckets(n));
         self.len = 0;
-        for (b, bucket) in old.iter().enumerate() {
-            for &e in bucket.0.iter().take_while(|&&e| e != 0) {
-                // At most 60 % full after a step, so a failure here is
-                // not expected (the tests fill tables to 95 %). If one
-                // came, the entry would be forgotten: sound (see the
-                // module comment), and at worst one position is searched
-                // twice (it is stored again when met again).
-                let placed = self.place(full(e, b, old_nb), level_of(e), true);
-                debug_assert!(matches!(placed, Place::New));
-            }
+        for (fp, level) in entries(&old) {
+            // At most 60 % full after a step, so a failure here is not
+            // expected (the tests fill tables to 95 %). If one came, the
+            // entry would be forgotten: sound (see the module comment), and
+            // at worst one position is searched twice (it is stored again
+            // when met again).
+            let placed = self.place(fp, level, true);
+            debug_assert!(matches!(placed, Place::New));
         }
     }
 }

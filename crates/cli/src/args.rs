@@ -66,8 +66,8 @@ pub enum Command {
         /// 3.5 GB); it is removed once the deal is decided, and refused
         /// for another deal, other rules, other search settings (tableau
         /// classes, dead ends), another version of the search, or when
-        /// damaged. Takes one search path (--cursors 1).
-        #[arg(long, value_name = "FILE", conflicts_with = "cursors")]
+        /// damaged. Any --cursors may save, and any may continue.
+        #[arg(long, value_name = "FILE")]
         checkpoint: Option<std::path::PathBuf>,
     },
     /// Solve a range of deals in parallel: win rate with its 95% interval, time and node statistics, and a CSV report.

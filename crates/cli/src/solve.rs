@@ -266,7 +266,6 @@ fn solve_checkpointed(
 ) -> Result<Outcome> {
     let header = checkpoint_header(rules, layout, game, search);
     let mut options = search.options();
-    options.cursors = 1;
     // Ctrl-C stops the search as a limit does, so that it is saved.
     static STOP: AtomicBool = AtomicBool::new(false);
     let shown = path.display().to_string();

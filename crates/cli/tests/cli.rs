@@ -305,11 +305,11 @@ fn batch_reports_the_length_of_the_line_solve_prints() {
 
 #[test]
 fn a_search_saved_in_a_checkpoint_goes_on_where_it_stopped() {
-    // Canfield (runs move in any part) seed 479, lost with 122,249
-    // positions stored (one search path): stopped twice by node limits,
-    // saved and resumed, it ends with the same verdict (and 122,319
-    // positions: resumed searches use no sleep sets), and the file goes
-    // once the deal is decided.
+    // Canfield (runs move in any part) seed 479, lost with 122,247
+    // positions stored: stopped twice by node limits, saved (the table and
+    // the cursors' paths) and resumed, it ends with the same verdict (and
+    // 122,263 positions: resumed searches use no sleep sets), and the file
+    // goes once the deal is decided.
     let dir = tempfile::tempdir().unwrap();
     let ck = dir.path().join("s479.ck");
     let ck_arg = ck.to_str().unwrap();
@@ -366,11 +366,37 @@ fn a_search_saved_in_a_checkpoint_goes_on_where_it_stopped() {
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["verdict"], "lost");
-    assert_eq!(v["stats"]["positions_stored"], 122_319);
+    assert_eq!(v["stats"]["positions_stored"], 122_263);
     assert!(!ck.exists(), "the checkpoint of a decided deal is removed");
-    // One search path: a checkpoint does not take --cursors.
-    let o = run(&["--cursors", "8"]);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
+#[test]
+fn a_checkpoint_of_the_first_format_goes_on() {
+    // Saved by the first format (`demonPT2`: one search path, whose
+    // positions it leaves out) with `--max-nodes 3000`, before checkpoints
+    // held the paths: the search starts again from the deal with its
+    // table, and proves the deal lost.
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("s479.ck");
+    std::fs::copy("tests/fixtures/canfield-any-479-pt2.ck", &ck).unwrap();
+    let o = demon(&[
+        "solve",
+        "canfield",
+        "479",
+        "--group-moves",
+        "any",
+        "--format",
+        "json",
+        "--checkpoint",
+        ck.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(stderr(&o).contains("resuming the search saved in"));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["verdict"], "lost");
+    assert_eq!(v["stats"]["nodes"], 626_582);
+    assert_eq!(v["stats"]["positions_stored"], 122_374);
+    assert!(!ck.exists());
 }
 
 #[test]

@@ -281,38 +281,41 @@ pub fn solve_with(
 
 /// [`solve_with`], starting from the progress a stopped search saved
 /// (`resume`), and saving its own when a limit stops it (`save`, written
-/// only when the verdict is UNKNOWN). Both need one search path
-/// (`options.cursors` 1). Node counts carry on from the saved ones, so
-/// `limits.max_nodes` counts them too.
+/// only when the verdict is UNKNOWN). Node counts carry on from the saved
+/// ones, so `limits.max_nodes` counts them too. Any number of search
+/// paths (`options.cursors`) may save, and any number may resume.
 ///
-/// What is saved is the position table without the positions of the
-/// search path, each as its full fingerprint and level, after a short
-/// header (the nodes so far and the number of positions); the caller
-/// says which deal, rules and options it belongs to. A resumed search
-/// starts again from the deal with that table.
+/// What is saved, after a short header (the nodes so far, the number of
+/// positions): every stored position, as its full fingerprint and level;
+/// then every cursor's path, as the moves from the deal to its first
+/// frame and the move each of its frames was exploring. The caller says
+/// which deal, rules and options it belongs to. A resumed search loads the
+/// positions, then rebuilds each path by playing its moves again, every
+/// frame with all its moves to explore ([`Searcher::rebuild`]), and goes
+/// on from there.
 ///
-/// Why the verdict stays exact: a stored position is *closed* once its
-/// frame has left the path (every move listed there was explored, or left
-/// out by an argued pruning), or *open* while it is on the path. A closed
-/// position's exploration may rest on open ones (a table hit on a path
-/// position, or a sibling whose subtree the sleep sets count on, which is
-/// itself closed or on the path: with one path, siblings are explored in
-/// order), and on closed ones, which rest on the same. Dropping the open
-/// positions and searching again from the deal re-enters every one of
-/// them: they form the path from the deal, which is open from its first
-/// position, so nothing on it is found in the table. Every closed position
-/// is then explored, and every open one will be: the argument of this
-/// module, with the search's start already holding explored positions. A
-/// position left out is only searched again. Two things keep the saved
-/// path's positions within reach of the resumed search: it uses no sleep
-/// sets (a sibling slept because of a hit on a saved position could be
-/// the move back to a position that saved one counted on, see
-/// [`Searcher::sleep`]), so by induction from the deal each of them is
-/// entered and all its moves explored; and with several paths a split
-/// leaves positions reachable only through closed ones, which is why
-/// checkpoints take one path. The file ends with a checksum of its
-/// positions: a damaged file is refused, as a changed level could claim
-/// more than was explored.
+/// Why the verdict stays exact. A stored position is *open* while a frame
+/// of some path holds it, and *closed* once its frame has left the path
+/// with every move listed there explored (or left out by an argued
+/// pruning, or handed to another cursor by a split, [`Searcher::split`],
+/// whose first frame then holds it). The module's argument needs that at
+/// the end every move listed at a stored position has been explored; for
+/// a closed position that is done, and every open one is held again by a
+/// rebuilt frame whose moves are all explored before LOST is said (the
+/// moves explored before the stop are explored again, mostly table hits).
+/// So the saved and the resumed search together are one search of this
+/// module whose paths were rebuilt once. The sleep sets rest on the same
+/// induction (a slept move's position is reached from a position entered
+/// earlier, closed or open, whose moves are all explored); a resumed search
+/// uses none, as its rebuilt frames do not know which moves they explored.
+/// The file ends with a checksum of its positions and paths: a damaged file
+/// is refused, as a changed level could claim more than was explored.
+///
+/// Files of the first format (`demonPT2`, one path, without it) are still
+/// read: they hold the table without the path's positions, and the
+/// resumed search starts again from the deal, re-entering the dropped
+/// positions (they form a line from the deal, so none of them is found
+/// in the table) with no sleep sets.
 pub fn solve_resumable(
     rules: &Rules,
     layout: &Layout,
@@ -322,11 +325,6 @@ pub fn solve_resumable(
     save: Option<&mut dyn std::io::Write>,
 ) -> Result<Outcome, SolveError> {
     let game = Game::new(rules, layout)?;
-    if (resume.is_some() || save.is_some()) && options.cursors != 1 {
-        return Err(SolveError::Checkpoint(
-            "a search that saves or resumes its progress takes one search path (cursors 1)".into(),
-        ));
-    }
     let out = drive(&game, limits, options, resume, save)?;
     if let Verdict::Won(moves) = &out.verdict {
         match replay(rules, layout, moves) {
@@ -459,8 +457,72 @@ fn drive_search(game: &Game, limits: &Limits, dfs: &mut Searcher) -> Outcome {
     }
 }
 
-/// The first bytes of a saved position table ([`solve_resumable`]).
-const CHECKPOINT_MAGIC: &[u8; 8] = b"demonPT2";
+/// The first bytes of a saved search ([`solve_resumable`]): the table and
+/// every path; and the first format, the table without its one path's
+/// positions (still read).
+const CHECKPOINT_MAGIC: &[u8; 8] = b"demonPT3";
+const CHECKPOINT_MAGIC_PT2: &[u8; 8] = b"demonPT2";
+
+/// A move in 5 bytes, for checkpoints.
+fn put_move(out: &mut Vec<u8>, m: Move) {
+    let loc = |l: Loc| match l {
+        Loc::Waste => 0u8,
+        Loc::Reserve => 1,
+        Loc::Tableau(p) => 2 + p,
+        Loc::Foundation(f) => 128 + f,
+    };
+    out.extend_from_slice(&match m {
+        Move::Deal => [0, 0, 0, 0, 0],
+        Move::Redeal => [1, 0, 0, 0, 0],
+        Move::ChooseBase(n) => [2, n, 0, 0, 0],
+        Move::Play {
+            from,
+            to,
+            count,
+            card,
+        } => [3, loc(from), loc(to), count, card.index()],
+    });
+}
+
+/// The move [`put_move`] wrote in `b`.
+fn get_move(b: &[u8]) -> Option<Move> {
+    let loc = |x: u8| match x {
+        0 => Loc::Waste,
+        1 => Loc::Reserve,
+        2..=127 => Loc::Tableau(x - 2),
+        _ => Loc::Foundation(x - 128),
+    };
+    Some(match b[0] {
+        0 => Move::Deal,
+        1 => Move::Redeal,
+        2 => Move::ChooseBase(b[1]),
+        3 => Move::Play {
+            from: loc(b[1]),
+            to: loc(b[2]),
+            count: b[3],
+            card: Card::from_index(b[4])?,
+        },
+        _ => return None,
+    })
+}
+
+/// A checkpoint whose paths do not play on its deal.
+fn damaged() -> SolveError {
+    SolveError::Checkpoint("its search paths do not fit this deal (the file is damaged)".into())
+}
+
+/// A move a saved frame was exploring: its class member, the talon state
+/// it set, and the move.
+type Taken = (u8, Option<(u8, u8)>, Move);
+
+/// A saved search path ([`Searcher::rebuild`]): the moves from the deal to
+/// its first frame's position (its safe moves played), and the move each
+/// frame but the last was exploring: (class member, talon state, move).
+struct SavedPath {
+    depth0: usize,
+    prefix: Vec<Move>,
+    taken: Vec<Taken>,
+}
 
 /// The version of the search a checkpoint belongs to: raise it whenever
 /// the positions a search stores, or what "explored" means of them,
@@ -984,6 +1046,10 @@ struct Searcher<'g> {
     /// Whether the table was loaded from a saved search (no sleep sets:
     /// [`Searcher::sleep`]).
     resumed: bool,
+    /// While a saved path is rebuilt ([`Searcher::rebuild`]): a position
+    /// the table holds is entered all the same, and not tested for a dead
+    /// end (it was open when saved, so entered and not dead).
+    rebuilding: bool,
     /// Once the table has filled with `replace` on: how many frames of
     /// every path (every cursor's) hold each fingerprint (keyed by
     /// [`FingerprintSet::open_key`], as the table asks). The table may
@@ -1132,6 +1198,7 @@ impl<'g> Searcher<'g> {
             replace: false,
             stop: None,
             resumed: false,
+            rebuilding: false,
             open: None,
         }
     }
@@ -1165,8 +1232,11 @@ impl<'g> Searcher<'g> {
                 Enter::Won => return Some(Verdict::Won(self.solution(stack))),
                 // The table starts empty: the deal is dead (lost), and the
                 // empty stack below reports it.
-                // A resumed search's table never holds the deal's first
-                // position: it was on the saved path (`Searcher::save`).
+                // A resumed search starts here only when it rebuilt no
+                // path, and then its table does not hold the deal's first
+                // position: it was on the one path a file of the first
+                // format leaves out, or found no room in the saved search
+                // ([`Searcher::load`]).
                 Enter::Seen => assert!(self.stats.dead == 1, "the first position was found stored"),
                 Enter::Full => {
                     return Some(Verdict::Unknown(Limit::Memory(self.limits.max_memory)))
@@ -1323,12 +1393,27 @@ impl<'g> Searcher<'g> {
     }
 
     /// Fills the empty table with the positions a stopped search saved
-    /// ([`solve_resumable`]), and carries on its node count.
+    /// ([`solve_resumable`]), rebuilds its paths, and carries on its node
+    /// count.
     fn load(&mut self, r: &mut dyn std::io::Read) -> Result<(), SolveError> {
         let bad = |e: std::io::Error| SolveError::Checkpoint(format!("cannot read it: {e}"));
+        let mut sum = xxhash_rust::xxh3::Xxh3::new();
+        // Reads `buf` and adds it to the checksum.
+        let read =
+            |r: &mut dyn std::io::Read, sum: &mut xxhash_rust::xxh3::Xxh3, buf: &mut [u8]| {
+                r.read_exact(buf).map_err(bad)?;
+                sum.update(buf);
+                Ok::<(), SolveError>(())
+            };
+        let count = |r: &mut dyn std::io::Read, sum: &mut xxhash_rust::xxh3::Xxh3| {
+            let mut word = [0u8; 4];
+            read(r, sum, &mut word)?;
+            Ok::<usize, SolveError>(u32::from_le_bytes(word) as usize)
+        };
         let mut head = [0u8; 24];
         r.read_exact(&mut head).map_err(bad)?;
-        if &head[..8] != CHECKPOINT_MAGIC {
+        let first_format = &head[..8] == CHECKPOINT_MAGIC_PT2;
+        if &head[..8] != CHECKPOINT_MAGIC && !first_format {
             return Err(SolveError::Checkpoint(
                 "not a position table saved by this version of demon".into(),
             ));
@@ -1336,10 +1421,8 @@ impl<'g> Searcher<'g> {
         let nodes = u64::from_le_bytes(head[8..16].try_into().expect("8 bytes"));
         let n = u64::from_le_bytes(head[16..24].try_into().expect("8 bytes"));
         let mut e = [0u8; 17];
-        let mut sum = xxhash_rust::xxh3::Xxh3::new();
         for _ in 0..n {
-            r.read_exact(&mut e).map_err(bad)?;
-            sum.update(&e);
+            read(r, &mut sum, &mut e)?;
             let fp = u128::from_le_bytes(e[..16].try_into().expect("16 bytes"));
             // A search that forgets may have saved a fuller table than a
             // fresh one can take without forgetting: nothing is on a path
@@ -1356,6 +1439,32 @@ impl<'g> Searcher<'g> {
                 )));
             }
         }
+        // The paths (the first format has none).
+        let mut paths = Vec::new();
+        if !first_format {
+            let m = count(r, &mut sum)?;
+            for _ in 0..m {
+                let depth0 = count(r, &mut sum)?;
+                let mut prefix = Vec::new();
+                for _ in 0..count(r, &mut sum)? {
+                    let mut b = [0u8; 5];
+                    read(r, &mut sum, &mut b)?;
+                    prefix.push(get_move(&b).ok_or_else(damaged)?);
+                }
+                let mut taken = Vec::new();
+                for _ in 0..count(r, &mut sum)? {
+                    let mut b = [0u8; 9];
+                    read(r, &mut sum, &mut b)?;
+                    let talon = (b[1] != 0).then_some((b[2], b[3]));
+                    taken.push((b[0], talon, get_move(&b[4..]).ok_or_else(damaged)?));
+                }
+                paths.push(SavedPath {
+                    depth0,
+                    prefix,
+                    taken,
+                });
+            }
+        }
         let mut tail = [0u8; 8];
         r.read_exact(&mut tail).map_err(bad)?;
         if u64::from_le_bytes(tail) != sum.digest() {
@@ -1370,25 +1479,115 @@ impl<'g> Searcher<'g> {
         }
         self.stats.nodes = nodes;
         self.resumed = true;
+        self.rebuild(paths)
+    }
+
+    /// Rebuilds saved search paths ([`solve_resumable`]) as cursors, the
+    /// first running and the others parked in order: each path's
+    /// positions are entered again by the moves it had played, and each
+    /// frame lists all its moves, none explored yet.
+    fn rebuild(&mut self, paths: Vec<SavedPath>) -> Result<(), SolveError> {
+        let g = self.game;
+        let stats = self.stats;
+        for path in paths {
+            let mut st = g.initial();
+            for &m in &path.prefix {
+                g.try_play(&mut st, m).map_err(|_| damaged())?;
+            }
+            let root = st.clone();
+            let mut stack = Vec::new();
+            self.rebuild_frame(&mut st, &mut stack)?;
+            for &(member, talon, mv) in &path.taken {
+                let frame = stack.last_mut().expect("a frame");
+                // The move as the frame lists it (a generated move, so legal).
+                let sm = self.arena[frame.start..frame.end]
+                    .iter()
+                    .copied()
+                    .find(|a| a.member == member && a.talon == talon && a.mv == mv)
+                    .ok_or_else(damaged)?;
+                if sm.member > 0 {
+                    let (a, b) = self.members[frame.members_start + sm.member as usize];
+                    for &m in &self.mpaths[a as usize..b as usize] {
+                        let u = g.play(&mut st, m);
+                        self.autos.push((m, u));
+                    }
+                }
+                let prev = g.talon_state(&st);
+                if let Some(t) = sm.talon {
+                    g.set_talon_state(&mut st, t);
+                }
+                let u = g.play(&mut st, sm.mv);
+                frame.cur = Some((sm, u, prev));
+                self.rebuild_frame(&mut st, &mut stack)?;
+            }
+            let prefix = (!path.prefix.is_empty()).then(|| {
+                let chain_bytes = std::mem::size_of::<Prefix>()
+                    + path.prefix.capacity() * std::mem::size_of::<Move>();
+                Rc::new(Prefix {
+                    before: None,
+                    moves: path.prefix,
+                    chain_bytes,
+                })
+            });
+            let c = Cursor {
+                st,
+                stack,
+                arena: std::mem::take(&mut self.arena),
+                members: std::mem::take(&mut self.members),
+                mpaths: std::mem::take(&mut self.mpaths),
+                autos: std::mem::take(&mut self.autos),
+                prefix,
+                root,
+                depth0: path.depth0,
+                cnodes: 0,
+                nsplit: 0,
+            };
+            self.parked_bytes += c.bytes();
+            self.parked.push_back(c);
+        }
+        // Rebuilding expanded nothing: the counts stay the saved search's.
+        self.stats = Stats {
+            peak_memory: self.stats.peak_memory,
+            ..stats
+        };
+        if let Some(mut c) = self.parked.pop_front() {
+            self.parked_bytes -= c.bytes();
+            let mut st = std::mem::replace(&mut self.st, g.initial());
+            let mut stack = std::mem::take(&mut self.stack);
+            self.swap_cursor(&mut c, &mut st, &mut stack);
+            self.st = st;
+            self.stack = stack;
+            self.started = true;
+        }
         Ok(())
     }
 
-    /// Writes the table without the path's positions, for [`Self::load`]
-    /// (see [`solve_resumable`]). Needs one path, and a table large
-    /// enough to give back full fingerprints (see `crate::table`).
+    /// Enters `st` as the next frame of a rebuilt path: whether or not the
+    /// table holds it (it was open when saved), with all its moves.
+    fn rebuild_frame(&mut self, st: &mut State, stack: &mut Vec<Frame>) -> Result<(), SolveError> {
+        self.rebuilding = true;
+        let e = self.enter_or_forget(st, stack);
+        self.rebuilding = false;
+        match e {
+            Enter::Open(f) => {
+                self.hold(f.key);
+                stack.push(f);
+                Ok(())
+            }
+            Enter::Full => Err(SolveError::Checkpoint(format!(
+                "its positions and paths do not fit in this memory limit ({} bytes)",
+                self.limits.max_memory
+            ))),
+            Enter::Won | Enter::Seen => Err(damaged()),
+        }
+    }
+
+    /// Writes the table and every path, for [`Self::load`] (see
+    /// [`solve_resumable`]). Needs a table large enough to give back full
+    /// fingerprints (see `crate::table`).
     fn save(&self, w: &mut dyn std::io::Write) -> Result<(), SolveError> {
-        // `solve_resumable` allows one path only. (An empty stack: the
-        // first position found no room; nothing is open, and the table is
-        // saved as it is.)
-        assert!(self.parked.is_empty(), "a checkpoint of several paths");
-        let open = self.open_positions(&self.stack);
-        let kept = || {
-            self.table
-                .entries()
-                .map(|it| it.filter(|&(fp, _)| !open.contains_key(&FingerprintSet::open_key(fp))))
-        };
         let too_small = || SolveError::Checkpoint("the position table is too small to list".into());
-        let n = kept().ok_or_else(too_small)?.count() as u64;
+        let n = self.table.entries().ok_or_else(too_small)?.count() as u64;
         let bad = |e: std::io::Error| SolveError::Checkpoint(format!("cannot write it: {e}"));
         let mut head = Vec::with_capacity(24);
         head.extend_from_slice(CHECKPOINT_MAGIC);
@@ -1396,12 +1595,44 @@ impl<'g> Searcher<'g> {
         head.extend_from_slice(&n.to_le_bytes());
         w.write_all(&head).map_err(bad)?;
         let mut sum = xxhash_rust::xxh3::Xxh3::new();
-        for (fp, level) in kept().ok_or_else(too_small)? {
+        for (fp, level) in self.table.entries().ok_or_else(too_small)? {
             let mut e = [0u8; 17];
             e[..16].copy_from_slice(&fp.to_le_bytes());
             e[16] = level;
             sum.update(&e);
             w.write_all(&e).map_err(bad)?;
+        }
+        // The paths: the running one (none if the first position found no
+        // room), then the parked ones in turn.
+        let running = (!self.stack.is_empty()).then_some((&self.prefix, &self.stack, self.depth0));
+        let parked = self.parked.iter().map(|c| (&c.prefix, &c.stack, c.depth0));
+        let paths: Vec<_> = running.into_iter().chain(parked).collect();
+        let mut out = Vec::new();
+        let word = |out: &mut Vec<u8>, x: usize| {
+            out.extend_from_slice(&u32::try_from(x).expect("a path fits").to_le_bytes())
+        };
+        word(&mut out, paths.len());
+        let mut moves = Vec::new();
+        for (prefix, stack, depth0) in paths {
+            word(&mut out, depth0);
+            moves.clear();
+            if let Some(p) = prefix {
+                p.collect(&mut moves);
+            }
+            word(&mut out, moves.len());
+            for &m in &moves {
+                put_move(&mut out, m);
+            }
+            word(&mut out, stack.len() - 1);
+            for f in &stack[..stack.len() - 1] {
+                let (sm, _, _) = f.cur.expect("a frame below another explores a move");
+                let (pos, passes) = sm.talon.unwrap_or((0, 0));
+                out.extend_from_slice(&[sm.member, u8::from(sm.talon.is_some()), pos, passes]);
+                put_move(&mut out, sm.mv);
+            }
+            sum.update(&out);
+            w.write_all(&out).map_err(bad)?;
+            out.clear();
         }
         w.write_all(&sum.digest().to_le_bytes()).map_err(bad)?;
         w.flush().map_err(bad)
@@ -1752,7 +1983,15 @@ impl<'g> Searcher<'g> {
                 .insert_or_replace(key, level, &|k| open.contains_key(&k)),
             None => self.table.insert_level(key, level),
         };
-        let dead = r == Insert::New && self.deadlock && crate::deadlock::dead(self.game, st);
+        let r = if self.rebuilding && r == Insert::Present {
+            Insert::New
+        } else {
+            r
+        };
+        let dead = r == Insert::New
+            && self.deadlock
+            && !self.rebuilding
+            && crate::deadlock::dead(self.game, st);
         if r != Insert::New || dead {
             while self.autos.len() > a0 {
                 let (m, u) = self.autos.pop().expect("len checked");

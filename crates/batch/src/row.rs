@@ -1,9 +1,10 @@
 //! One solved deal: a row of the CSV report.
 
 use std::fmt;
+use std::path::{Path, PathBuf};
 
 use demon_core::{GameKind, Rules, Source};
-use demon_solver::{solve_with, Limits, Options, Outcome};
+use demon_solver::{solve_with, Limit, Limits, Options, Outcome};
 
 /// The columns of a report, in order.
 pub const HEADER: [&str; 10] = [
@@ -109,17 +110,53 @@ pub struct Job {
     /// Limits of one deal (its share of the run's memory).
     pub limits: Limits,
     pub options: Options,
+    /// Where a deal the run's stop flag (`options.stop`) interrupts is
+    /// saved, and resumed from by a later run
+    /// ([`demon_solver::checkpoint`]): `GAME-SEED.ck`. `None`: an
+    /// interrupted deal's search is lost.
+    pub checkpoints: Option<PathBuf>,
 }
 
 impl Job {
-    /// Solves demon's deal `seed`. An error is the solver failing its own
-    /// check (never expected).
-    pub fn solve(&self, seed: u64) -> Result<Row, String> {
+    /// Solves demon's deal `seed`: its row, or `None` when the stop flag
+    /// interrupted it and it was saved in the checkpoint directory. An
+    /// error is the solver failing its own check (never expected) or a
+    /// checkpoint that cannot be read or written.
+    pub fn solve(&self, seed: u64) -> Result<Option<Row>, String> {
         let layout = Source::Native(seed).layout(&self.rules);
-        let mut out = solve_with(&self.rules, &layout, &self.limits, &self.options)
-            .map_err(|e| format!("seed {seed}: {e}"))?;
+        let fail = |e: demon_solver::SolveError| format!("seed {seed}: {e}");
+        let mut out = match &self.checkpoints {
+            None => solve_with(&self.rules, &layout, &self.limits, &self.options).map_err(fail)?,
+            Some(dir) => {
+                use demon_solver::checkpoint::{self, FileAfter};
+                let path = self.checkpoint_path(dir, seed);
+                let header =
+                    checkpoint::header(&self.rules, &layout, self.game.name(), &self.options);
+                let resume = checkpoint::open(&path, &header).map_err(fail)?;
+                let (out, after) = checkpoint::run(
+                    &self.rules,
+                    &layout,
+                    &self.limits,
+                    &self.options,
+                    &path,
+                    &header,
+                    resume,
+                    &|l| *l == Limit::Interrupted,
+                )
+                .map_err(fail)?;
+                if after == FileAfter::Saved {
+                    return Ok(None);
+                }
+                out
+            }
+        };
         // Its time is not in the row's seconds (the search's time).
         out.shorten_line(&self.rules, &layout);
-        Ok(Row::from_outcome(self.game, &self.rules, seed, &out))
+        Ok(Some(Row::from_outcome(self.game, &self.rules, seed, &out)))
+    }
+
+    /// Where deal `seed` is saved in checkpoint directory `dir`.
+    pub fn checkpoint_path(&self, dir: &Path, seed: u64) -> PathBuf {
+        dir.join(format!("{}-{seed}.ck", self.game.name()))
     }
 }

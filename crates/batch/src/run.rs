@@ -12,6 +12,9 @@ use crate::row::{Job, Row};
 pub enum Event {
     /// A deal finished (or the solver failed its own check on it).
     Done(Result<Row, String>),
+    /// The stop flag interrupted deal `seed`, and it was saved in the
+    /// job's checkpoint directory ([`Job::checkpoints`]).
+    Saved(u64),
     /// Every deal handed out has finished, or the run was stopped.
     End,
     /// The user interrupted the run (sent by a signal handler).
@@ -22,12 +25,13 @@ pub enum Event {
 /// then `End`. Deals are handed out in order as threads come free (rayon's
 /// work stealing over the seed sequence), so rows finish roughly in seed
 /// order and the report's prefix keeps up. Once `stop` is set no new deal
-/// starts. Runs on its own thread; returns at once.
+/// starts (and, if the job's options read it, the deals in progress stop
+/// and are saved). Runs on its own thread; returns at once.
 pub fn spawn(
     job: Arc<Job>,
     seeds: Vec<u64>,
     threads: usize,
-    stop: Arc<AtomicBool>,
+    stop: &'static AtomicBool,
     tx: Sender<Event>,
 ) -> std::io::Result<()> {
     let pool = rayon::ThreadPoolBuilder::new()
@@ -60,7 +64,11 @@ pub fn spawn(
                                 .unwrap_or_else(|| "no message".into());
                             Err(format!("seed {seed}: the solver panicked: {what}"))
                         });
-                        let _ = tx.send(Event::Done(r));
+                        let _ = tx.send(match r {
+                            Ok(Some(row)) => Event::Done(Ok(row)),
+                            Ok(None) => Event::Saved(seed),
+                            Err(e) => Event::Done(Err(e)),
+                        });
                     })
             });
             let _ = tx.send(Event::End);

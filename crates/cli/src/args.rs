@@ -72,9 +72,9 @@ pub enum Command {
     },
     /// Solve a range of deals in parallel: win rate with its 95% interval, time and node statistics, and a CSV report.
     ///
-    /// Each deal is searched on one thread; deals are spread over --jobs threads. --max-memory is the whole run's budget, shared equally by the jobs. The report gets one row per deal in seed order, each written as soon as it can be; a deal finished ahead of its turn waits in FILE.pending. Stopped by Ctrl-C or a kill, the run loses nothing it finished: run the same command with --resume to continue it.
+    /// Each deal is searched on one thread; deals are spread over --jobs threads. --max-memory is the whole run's budget, shared equally by the jobs. The report gets one row per deal in seed order, each written as soon as it can be; a deal finished ahead of its turn waits in FILE.pending. Stopped by Ctrl-C or a kill, the run loses nothing it finished: run the same command with --resume to continue it. With --checkpoint-dir, Ctrl-C also saves the deals in progress, and --resume continues them where they stopped.
     #[command(
-        after_help = "Examples:\n  demon batch canfield --seeds 1..1000 --group-moves any --csv canfield.csv\n  demon batch canfield --seeds 1..1000 --group-moves any --csv canfield.csv --resume\n  demon batch storehouse --rules pysolfc --seeds 1..10000 --timeout 10 --jobs 2 --max-memory 8G\n  demon batch canfield --seeds 1..1000000 --shard 3/8 --csv part3.csv\n  demon batch canfield --group-moves any --retry-unknown canfield.csv --max-nodes 50M --csv canfield-50M.csv\n\nSeeds A..B include both ends. --shard I/N takes every N-th seed starting at the I-th; merge the shards' reports with `demon merge`.\nExit code: 0 done, 130 interrupted (continue with --resume), 1 error, 2 bad arguments.",
+        after_help = "Examples:\n  demon batch canfield --seeds 1..1000 --group-moves any --csv canfield.csv\n  demon batch canfield --seeds 1..1000 --group-moves any --csv canfield.csv --resume\n  demon batch storehouse --rules pysolfc --seeds 1..10000 --timeout 10 --jobs 2 --max-memory 8G\n  demon batch canfield --seeds 1..1000000 --shard 3/8 --csv part3.csv\n  demon batch canfield --group-moves any --retry-unknown canfield.csv --max-nodes 50M --csv canfield-50M.csv\n  demon batch superior-canfield --retry-unknown sc.csv --forget-when-full --csv sc-hard.csv --checkpoint-dir ck    # Ctrl-C saves the deals in progress; --resume goes on\n\nSeeds A..B include both ends. --shard I/N takes every N-th seed starting at the I-th; merge the shards' reports with `demon merge`.\nExit code: 0 done, 130 interrupted (continue with --resume), 1 error, 2 bad arguments.",
         group = clap::ArgGroup::new("deals").required(true).args(["seeds", "retry_unknown"])
     )]
     Batch {
@@ -98,6 +98,9 @@ pub enum Command {
             help_heading = "Deals"
         )]
         retry_unknown: Option<PathBuf>,
+        /// Save the search of each deal that Ctrl-C interrupts in DIR (created if need be; GAME-SEED.ck, the format of `demon solve --checkpoint`), and continue it from there in the next run (--resume). Without it, Ctrl-C loses the deals in progress. A file is removed once its deal ends. Files can be large: about 17 bytes a position, up to 3.5 GB for a deal with a 4G share.
+        #[arg(long, value_name = "DIR", help_heading = "Report")]
+        checkpoint_dir: Option<PathBuf>,
     },
     /// Solve the same deals under several rule variants and compare their win rates, deal by deal.
     ///

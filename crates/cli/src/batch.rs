@@ -24,11 +24,12 @@ pub const EXIT_INTERRUPTED: u8 = 130;
 
 /// Where Ctrl-C is reported: the events channel of the run in progress.
 static INTERRUPT: OnceLock<Mutex<Option<Sender<Event>>>> = OnceLock::new();
-static STOP: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+/// Set by Ctrl-C: no new deal starts, and deals searched with checkpoints
+/// stop and are saved.
+static STOP: AtomicBool = AtomicBool::new(false);
 
-fn stop_flag() -> Arc<AtomicBool> {
-    STOP.get_or_init(|| Arc::new(AtomicBool::new(false)))
-        .clone()
+fn stop_flag() -> &'static AtomicBool {
+    &STOP
 }
 
 /// Installs the Ctrl-C handler once: it stops new deals from starting and
@@ -69,6 +70,8 @@ pub struct RunArgs<'a> {
     pub shard: Shard,
     pub jobs: Option<usize>,
     pub limits: &'a LimitArgs,
+    /// `--checkpoint-dir` (batch only).
+    pub checkpoints: Option<PathBuf>,
 }
 
 impl<'a> RunArgs<'a> {
@@ -106,6 +109,7 @@ impl<'a> RunArgs<'a> {
             shard: run.shard.unwrap_or(Shard::WHOLE),
             jobs: run.jobs,
             limits,
+            checkpoints: None,
         })
     }
 
@@ -224,11 +228,19 @@ impl<'a> RunArgs<'a> {
                 self.limits.max_memory >> 20
             );
         }
+        let mut options = self.limits.options();
+        if let Some(dir) = &self.checkpoints {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("--checkpoint-dir: cannot create {}", dir.display()))?;
+            // Ctrl-C stops the deals in progress too, and they are saved.
+            options.stop = Some(demon_solver::StopFlag(&STOP));
+        }
         Ok(Job {
             game: game.game,
             rules,
             limits,
-            options: self.limits.options(),
+            options,
+            checkpoints: self.checkpoints.clone(),
         })
     }
 }
@@ -337,12 +349,14 @@ fn drive(
     if stop.load(Ordering::SeqCst) {
         return Ok(End::Interrupted);
     }
-    run::spawn(Arc::new(job), todo, threads, stop.clone(), tx)
+    let saving = job.checkpoints.clone();
+    run::spawn(Arc::new(job), todo, threads, stop, tx)
         .context("cannot start the worker threads")?;
     let mut tally = Tally::default();
     for r in sink.rows() {
         tally.add(r.verdict);
     }
+    let mut saved = Vec::new();
     let end = loop {
         match rx.recv() {
             Ok(Event::Done(Ok(row))) => {
@@ -354,6 +368,13 @@ fn drive(
             Ok(Event::Done(Err(e))) => {
                 stop.store(true, Ordering::SeqCst);
                 bail!("the solver failed on a deal, so the run stops (every deal finished before is saved): {e}");
+            }
+            Ok(Event::Saved(seed)) => saved.push(seed),
+            // With checkpoints, the deals in progress stop and are saved:
+            // wait for them (each ends as `Saved`, or `Done` if it had
+            // just finished), then for `End`.
+            Ok(Event::Interrupted) if saving.is_some() => {
+                pb.set_message("interrupted: saving the deals in progress");
             }
             Ok(Event::Interrupted) => break End::Interrupted,
             // Every deal handed out has finished: complete unless Ctrl-C
@@ -368,6 +389,20 @@ fn drive(
             Err(_) => bail!("the worker threads stopped without finishing the run"),
         }
     };
+    if let (Some(dir), false) = (&saving, saved.is_empty()) {
+        saved.sort_unstable();
+        pb.suspend(|| {
+            eprintln!(
+                "saved the search of {} deal{} in progress in {} (seed{} {}): the next run continues {}",
+                saved.len(),
+                if saved.len() == 1 { "" } else { "s" },
+                dir.display(),
+                if saved.len() == 1 { "" } else { "s" },
+                saved.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", "),
+                if saved.len() == 1 { "it" } else { "them" },
+            )
+        });
+    }
     if let Some(slot) = INTERRUPT.get() {
         *slot.lock().expect("not poisoned") = None;
     }

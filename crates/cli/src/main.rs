@@ -129,8 +129,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             csv,
             resume,
             retry_unknown,
+            checkpoint_dir,
         } => {
-            let r = batch::RunArgs::new(&run, &limits, retry_unknown.as_deref())?;
+            let mut r = batch::RunArgs::new(&run, &limits, retry_unknown.as_deref())?;
+            r.checkpoints = checkpoint_dir;
             let code = batch::batch(&mut out, &game, &r, csv.as_deref(), resume)?;
             out.flush()?;
             return Ok(code);

@@ -1,13 +1,12 @@
 //! `demon solve`: runs the solver and writes its answer for a person (a
 //! numbered move list to follow on a real table or in PySolFC) or as JSON.
 
-use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Write};
-use std::path::{Path, PathBuf};
+use std::io::Write;
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{Context, Result};
 use demon_core::{Game, Layout, Loc, Move, Rules, State};
 use demon_solver::{Outcome, Verdict};
 use serde_json::json;
@@ -198,65 +197,8 @@ fn move_json(m: Move) -> serde_json::Value {
     }
 }
 
-/// What a checkpoint file belongs to: written at its start, and compared
-/// line by line before it is resumed.
-fn checkpoint_header(
-    rules: &Rules,
-    layout: &Layout,
-    game: &str,
-    search: &crate::args::LimitArgs,
-) -> String {
-    format!(
-        "demon checkpoint 1, demon {}, search {}\nrules: {}\nsearch: tableau-classes={} deadlock={}\n{}",
-        env!("CARGO_PKG_VERSION"),
-        demon_solver::CHECKPOINT_SEARCH_VERSION,
-        rules.signature(),
-        if search.no_tableau_classes {
-            "off"
-        } else {
-            "on"
-        },
-        if search.no_deadlock { "off" } else { "on" },
-        demon_core::format::to_text(layout, game, "the deal")
-    )
-}
-
-/// Opens checkpoint `path` to resume from it, after its header: `None`
-/// when there is no such file.
-fn open_checkpoint(path: &Path, header: &str) -> Result<Option<BufReader<File>>> {
-    let f = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(anyhow!("cannot open checkpoint {}: {e}", path.display())),
-    };
-    let mut r = BufReader::new(f);
-    let mut len = [0u8; 8];
-    r.read_exact(&mut len)
-        .with_context(|| format!("checkpoint {} is cut short", path.display()))?;
-    let len = u64::from_le_bytes(len);
-    if len > 1 << 20 {
-        bail!("{} is not a demon checkpoint", path.display());
-    }
-    let mut saved = vec![0u8; len as usize];
-    r.read_exact(&mut saved)
-        .with_context(|| format!("checkpoint {} is cut short", path.display()))?;
-    let saved = String::from_utf8_lossy(&saved);
-    if saved != header {
-        let (a, b) = saved
-            .lines()
-            .zip(header.lines())
-            .find(|(a, b)| a != b)
-            .unwrap_or((saved.lines().last().unwrap_or(""), ""));
-        bail!(
-            "checkpoint {} belongs to another search:\n  it has:    {a}\n  this one: {b}\n(remove it, or give the command it was made with)",
-            path.display()
-        );
-    }
-    Ok(Some(r))
-}
-
 /// Runs the search, saving and resuming through checkpoint `path` (see
-/// `--checkpoint`).
+/// `--checkpoint` and [`demon_solver::checkpoint`]).
 fn solve_checkpointed(
     rules: &Rules,
     layout: &Layout,
@@ -264,8 +206,9 @@ fn solve_checkpointed(
     path: &Path,
     game: &str,
 ) -> Result<Outcome> {
-    let header = checkpoint_header(rules, layout, game, search);
+    use demon_solver::checkpoint::{self, FileAfter};
     let mut options = search.options();
+    let header = checkpoint::header(rules, layout, game, &options);
     // Ctrl-C stops the search as a limit does, so that it is saved.
     static STOP: AtomicBool = AtomicBool::new(false);
     let shown = path.display().to_string();
@@ -276,60 +219,30 @@ fn solve_checkpointed(
     })
     .context("cannot install the Ctrl-C handler")?;
     options.stop = Some(demon_solver::StopFlag(&STOP));
-    let mut resume = open_checkpoint(path, &header)?;
+    let resume = checkpoint::open(path, &header)?;
     if resume.is_some() {
         eprintln!("resuming the search saved in {}", path.display());
     }
-    let mut tmp_name = path.as_os_str().to_owned();
-    tmp_name.push(".tmp");
-    let tmp = PathBuf::from(tmp_name);
-    let mut w = BufWriter::new(
-        File::create(&tmp).with_context(|| format!("cannot write {}", tmp.display()))?,
-    );
-    w.write_all(&(header.len() as u64).to_le_bytes())?;
-    w.write_all(header.as_bytes())?;
-    let out = demon_solver::solve_resumable(
+    let (o, after) = checkpoint::run(
         rules,
         layout,
         &search.limits(),
         &options,
-        resume.as_mut().map(|r| r as &mut dyn Read),
-        Some(&mut w),
-    );
-    drop(resume);
-    match out {
-        Ok(o) if matches!(o.verdict, Verdict::Unknown(_)) => {
-            w.flush()?;
-            // On the disk before it replaces the old file.
-            w.get_ref()
-                .sync_all()
-                .with_context(|| format!("cannot write {}", tmp.display()))?;
-            drop(w);
-            std::fs::rename(&tmp, path)
-                .with_context(|| format!("cannot write {}", path.display()))?;
-            eprintln!(
-                "progress saved in {} ({} positions stored); the same command continues it",
-                path.display(),
-                o.stats.stored
-            );
-            Ok(o)
-        }
-        Ok(o) => {
-            drop(w);
-            std::fs::remove_file(&tmp).ok();
-            if path.exists() {
-                std::fs::remove_file(path)
-                    .with_context(|| format!("cannot remove {}", path.display()))?;
-                eprintln!("the deal is decided: {} removed", path.display());
-            }
-            Ok(o)
-        }
-        Err(e) => {
-            drop(w);
-            std::fs::remove_file(&tmp).ok();
-            Err(e.into())
-        }
+        path,
+        &header,
+        resume,
+        &|_| true,
+    )?;
+    match after {
+        FileAfter::Saved => eprintln!(
+            "progress saved in {} ({} positions stored); the same command continues it",
+            path.display(),
+            o.stats.stored
+        ),
+        FileAfter::Removed => eprintln!("the deal is decided: {} removed", path.display()),
+        FileAfter::None => {}
     }
+    Ok(o)
 }
 
 #[allow(clippy::too_many_arguments)]

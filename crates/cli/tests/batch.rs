@@ -485,3 +485,105 @@ fn retried_unknown_deals_merge_into_the_run_at_the_larger_limit() {
         assert!(!Path::new(&path(never)).exists(), "{never}");
     }
 }
+
+#[test]
+fn ctrl_c_saves_the_deals_in_progress_with_a_checkpoint_dir() {
+    // Superior Canfield seeds 61 (won in 55 nodes) and 62 (unknown at
+    // 3,000,000 nodes, a few seconds): Ctrl-C while 62 is searched saves
+    // its search in the directory instead of losing it, and --resume goes
+    // on from there to the row an uninterrupted run writes (the same
+    // verdict, node count and limit; not always the same positions: the
+    // resumed cursors take their turns and split differently).
+    let d = dir();
+    let csv = d.path().join("r.csv");
+    let ck = d.path().join("ck");
+    let args: Vec<String> = [
+        "batch",
+        "superior-canfield",
+        "--seeds",
+        "61..62",
+        "--max-nodes",
+        "3M",
+        "--jobs",
+        "1",
+        "--max-memory",
+        "256M",
+        "--csv",
+        csv.to_str().unwrap(),
+        "--checkpoint-dir",
+        ck.to_str().unwrap(),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let child = Command::new(env!("CARGO_BIN_EXE_demon"))
+        .args(&args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Seed 61's row is written at once; 62 is then under way.
+    let t = Instant::now();
+    while lines(&csv) < 2 && t.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let st = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", text(&o.stderr));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("saved the search of 1 deal in progress") && err.contains("(seed 62)"),
+        "{err}"
+    );
+    let saved = ck.join("superior-canfield-62.ck");
+    assert!(saved.exists());
+    assert_eq!(lines(&csv), 2, "no row for the interrupted deal");
+
+    let mut resume = args.clone();
+    resume.push("--resume".into());
+    let o = demon(&resume.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(!saved.exists(), "the file of a finished deal is removed");
+    let row = |p: &Path| {
+        let report = std::fs::read_to_string(p).unwrap();
+        let f: Vec<String> = report
+            .lines()
+            .nth(2)
+            .unwrap()
+            .split(',')
+            .map(String::from)
+            .collect();
+        (f[2].clone(), f[3].clone(), f[5].clone(), f[9].clone())
+    };
+    let whole = d.path().join("whole.csv");
+    let o = demon(&[
+        "batch",
+        "superior-canfield",
+        "--seeds",
+        "61..62",
+        "--max-nodes",
+        "3M",
+        "--jobs",
+        "1",
+        "--max-memory",
+        "256M",
+        "--csv",
+        whole.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(row(&csv), row(&whole));
+    assert_eq!(
+        row(&csv),
+        (
+            "62".into(),
+            "unknown".into(),
+            "3000000".into(),
+            "node limit (3000000 nodes)".into()
+        )
+    );
+}

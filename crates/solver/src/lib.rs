@@ -7,6 +7,7 @@
 //! independent checker of `demon-core` has replayed to a win. [`reference`]
 //! is the plain exhaustive search the fast one is tested against.
 
+pub mod checkpoint;
 pub mod class;
 pub mod deadlock;
 pub mod key;
@@ -16,7 +17,7 @@ pub mod shorten;
 pub mod table;
 
 pub use search::{
-    probe, solve, solve_resumable, solve_with, Limit, Limits, Options, Outcome, SolveError, Stats,
-    StopFlag, Verdict, Weights, CHECKPOINT_SEARCH_VERSION,
+    probe, solve, solve_resumable, solve_saving, solve_with, Limit, Limits, Options, Outcome,
+    SolveError, Stats, StopFlag, Verdict, Weights, CHECKPOINT_SEARCH_VERSION,
 };
 pub use shorten::shorten;

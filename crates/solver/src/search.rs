@@ -281,12 +281,13 @@ pub fn solve_with(
 
 /// [`solve_with`], starting from the progress a stopped search saved
 /// (`resume`), and saving its own when a limit stops it (`save`, written
-/// only when the verdict is UNKNOWN). Node counts carry on from the saved
-/// ones, so `limits.max_nodes` counts them too. Any number of search
+/// only when the verdict is UNKNOWN). Node counts and the search time
+/// (`stats.elapsed`) carry on from the saved ones, and `limits.max_nodes`
+/// counts the saved nodes too; `limits.timeout` is for this sitting. Any number of search
 /// paths (`options.cursors`) may save, and any number may resume.
 ///
-/// What is saved, after a short header (the nodes so far, the number of
-/// positions): every stored position, as its full fingerprint and level;
+/// What is saved, after a short header (the nodes and the search time so
+/// far, the number of positions): every stored position, as its full fingerprint and level;
 /// then every cursor's path, as the moves from the deal to its first
 /// frame and the move each of its frames was exploring. The caller says
 /// which deal, rules and options it belongs to. A resumed search loads the
@@ -306,16 +307,20 @@ pub fn solve_with(
 /// So the saved and the resumed search together are one search of this
 /// module whose paths were rebuilt once. The sleep sets rest on the same
 /// induction (a slept move's position is reached from a position entered
-/// earlier, closed or open, whose moves are all explored); a resumed search
-/// uses none, as its rebuilt frames do not know which moves they explored.
-/// The file ends with a checksum of its positions and paths: a damaged file
-/// is refused, as a changed level could claim more than was explored.
+/// earlier, closed or open, whose moves are all explored, see
+/// [`Searcher::sleep`]); rebuilt frames put none of their moves to sleep,
+/// as they do not know which they explored. The file ends with a checksum
+/// of its header's numbers, positions and paths: a damaged file is
+/// refused, as a changed level could claim more than was explored.
+///
+/// The saved paths all run again, in turn, whatever `options.cursors` the
+/// resumed search has (the number only limits new splits).
 ///
 /// Files of the first format (`demonPT2`, one path, without it) are still
 /// read: they hold the table without the path's positions, and the
 /// resumed search starts again from the deal, re-entering the dropped
 /// positions (they form a line from the deal, so none of them is found
-/// in the table) with no sleep sets.
+/// in the table) with no sleep sets (and no checksum over its header).
 pub fn solve_resumable(
     rules: &Rules,
     layout: &Layout,
@@ -324,8 +329,22 @@ pub fn solve_resumable(
     resume: Option<&mut dyn std::io::Read>,
     save: Option<&mut dyn std::io::Write>,
 ) -> Result<Outcome, SolveError> {
+    solve_saving(rules, layout, limits, options, resume, save, &|_| true)
+}
+
+/// [`solve_resumable`], saving only when the limit that stopped the
+/// search is one `save_at` accepts (nothing is written otherwise).
+pub fn solve_saving(
+    rules: &Rules,
+    layout: &Layout,
+    limits: &Limits,
+    options: &Options,
+    resume: Option<&mut dyn std::io::Read>,
+    save: Option<&mut dyn std::io::Write>,
+    save_at: &dyn Fn(&Limit) -> bool,
+) -> Result<Outcome, SolveError> {
     let game = Game::new(rules, layout)?;
-    let out = drive(&game, limits, options, resume, save)?;
+    let out = drive(&game, limits, options, resume, save, save_at)?;
     if let Verdict::Won(moves) = &out.verdict {
         match replay(rules, layout, moves) {
             Ok(r) if r.won => {}
@@ -370,6 +389,7 @@ fn drive(
     options: &Options,
     resume: Option<&mut dyn std::io::Read>,
     save: Option<&mut dyn std::io::Write>,
+    save_at: &dyn Fn(&Limit) -> bool,
 ) -> Result<Outcome, SolveError> {
     let mut dfs = Searcher::new(game, limits);
     dfs.classes = options.tableau_classes;
@@ -390,8 +410,10 @@ fn drive(
         dfs.load(r)?;
     }
     let out = drive_search(game, limits, &mut dfs);
-    if let (Some(w), Verdict::Unknown(_)) = (save, &out.verdict) {
-        dfs.save(w)?;
+    if let (Some(w), Verdict::Unknown(l)) = (save, &out.verdict) {
+        if save_at(l) {
+            dfs.save(w)?;
+        }
     }
     Ok(out)
 }
@@ -439,7 +461,7 @@ fn drive_search(game: &Game, limits: &Limits, dfs: &mut Searcher) -> Outcome {
         round += 1;
         dfs.stats.nodes += nodes;
         dfs.stats.peak_memory = dfs.stats.peak_memory.max(dfs.table.bytes() + probe_bytes);
-        dfs.stats.elapsed = dfs.start.elapsed();
+        dfs.stats.elapsed = dfs.before + dfs.start.elapsed();
         if let Some(moves) = found {
             return Outcome {
                 verdict: Verdict::Won(moves),
@@ -516,8 +538,9 @@ fn damaged() -> SolveError {
 type Taken = (u8, Option<(u8, u8)>, Move);
 
 /// A saved search path ([`Searcher::rebuild`]): the moves from the deal to
-/// its first frame's position (its safe moves played), and the move each
-/// frame but the last was exploring: (class member, talon state, move).
+/// its first frame's position (for a split-off cursor, that frame's safe
+/// moves included; for the first cursor, none: its frame plays them), and
+/// the move each frame but the last was exploring.
 struct SavedPath {
     depth0: usize,
     prefix: Vec<Move>,
@@ -1005,7 +1028,11 @@ struct Searcher<'g> {
     members: Vec<(u32, u32)>,
     mpaths: Vec<Move>,
     stats: Stats,
+    /// When this sitting began: its time limit counts from here.
     start: Instant,
+    /// The search time of the sittings before (a resumed search), which
+    /// `stats.elapsed` adds, as `stats.nodes` carries on their nodes.
+    before: Duration,
     /// The search's position and path, kept between calls of
     /// [`Searcher::search_until`].
     st: State,
@@ -1043,8 +1070,8 @@ struct Searcher<'g> {
     replace: bool,
     /// [`Options::stop`].
     stop: Option<StopFlag>,
-    /// Whether the table was loaded from a saved search (no sleep sets:
-    /// [`Searcher::sleep`]).
+    /// Whether the table was loaded from a file of the first format,
+    /// without its path (no sleep sets: [`Searcher::sleep`]).
     resumed: bool,
     /// While a saved path is rebuilt ([`Searcher::rebuild`]): a position
     /// the table holds is entered all the same, and not tested for a dead
@@ -1170,6 +1197,7 @@ impl<'g> Searcher<'g> {
             autos: Vec::new(),
             stats: Stats::default(),
             start: Instant::now(),
+            before: Duration::ZERO,
             st: game.initial(),
             stack: Vec::new(),
             started: false,
@@ -1213,7 +1241,7 @@ impl<'g> Searcher<'g> {
         self.stack = stack;
         self.stats.stored = self.table.len() as u64;
         self.stats.replaced = self.table.replaced();
-        self.stats.elapsed = self.start.elapsed();
+        self.stats.elapsed = self.before + self.start.elapsed();
         self.stats.peak_memory = self.stats.peak_memory.max(self.table.bytes());
         r
     }
@@ -1420,6 +1448,15 @@ impl<'g> Searcher<'g> {
         }
         let nodes = u64::from_le_bytes(head[8..16].try_into().expect("8 bytes"));
         let n = u64::from_le_bytes(head[16..24].try_into().expect("8 bytes"));
+        if !first_format {
+            // The search time so far, in microseconds; the checksum covers
+            // the header's numbers (the first format's does not).
+            let mut t = [0u8; 8];
+            r.read_exact(&mut t).map_err(bad)?;
+            self.before = Duration::from_micros(u64::from_le_bytes(t));
+            sum.update(&head[8..]);
+            sum.update(&t);
+        }
         let mut e = [0u8; 17];
         for _ in 0..n {
             read(r, &mut sum, &mut e)?;
@@ -1478,12 +1515,12 @@ impl<'g> Searcher<'g> {
             ));
         }
         self.stats.nodes = nodes;
-        self.resumed = true;
+        self.resumed = first_format;
         self.rebuild(paths)
     }
 
-    /// Rebuilds saved search paths ([`solve_resumable`]) as cursors, the
-    /// first running and the others parked in order: each path's
+    /// Rebuilds saved search paths ([`solve_resumable`]) as cursors, parked
+    /// in order (the search takes them in turn from the first): each path's
     /// positions are entered again by the moves it had played, and each
     /// frame lists all its moves, none explored yet.
     fn rebuild(&mut self, paths: Vec<SavedPath>) -> Result<(), SolveError> {
@@ -1545,7 +1582,8 @@ impl<'g> Searcher<'g> {
             self.parked_bytes += c.bytes();
             self.parked.push_back(c);
         }
-        // Rebuilding expanded nothing: the counts stay the saved search's.
+        // Rebuilding expanded nothing: what it counted (safe moves, class
+        // members) is not this sitting's work.
         self.stats = Stats {
             peak_memory: self.stats.peak_memory,
             ..stats
@@ -1589,12 +1627,16 @@ impl<'g> Searcher<'g> {
         let too_small = || SolveError::Checkpoint("the position table is too small to list".into());
         let n = self.table.entries().ok_or_else(too_small)?.count() as u64;
         let bad = |e: std::io::Error| SolveError::Checkpoint(format!("cannot write it: {e}"));
-        let mut head = Vec::with_capacity(24);
+        let mut head = Vec::with_capacity(32);
         head.extend_from_slice(CHECKPOINT_MAGIC);
         head.extend_from_slice(&self.stats.nodes.to_le_bytes());
         head.extend_from_slice(&n.to_le_bytes());
+        let micros = self.stats.elapsed.as_micros().min(u64::MAX as u128) as u64;
+        head.extend_from_slice(&micros.to_le_bytes());
         w.write_all(&head).map_err(bad)?;
+        // The checksum covers the header's numbers too.
         let mut sum = xxhash_rust::xxh3::Xxh3::new();
+        sum.update(&head[8..]);
         for (fp, level) in self.table.entries().ok_or_else(too_small)? {
             let mut e = [0u8; 17];
             e[..16].copy_from_slice(&fp.to_le_bytes());
@@ -1611,7 +1653,11 @@ impl<'g> Searcher<'g> {
         let word = |out: &mut Vec<u8>, x: usize| {
             out.extend_from_slice(&u32::try_from(x).expect("a path fits").to_le_bytes())
         };
+        // The count is written (and summed) even when there is no path.
         word(&mut out, paths.len());
+        sum.update(&out);
+        w.write_all(&out).map_err(bad)?;
+        out.clear();
         let mut moves = Vec::new();
         for (prefix, stack, depth0) in paths {
             word(&mut out, depth0);
@@ -1853,11 +1899,15 @@ impl<'g> Searcher<'g> {
     /// position justifying a slept move could be entered after x, and
     /// with a table that breaks the induction.
     ///
-    /// Not in a resumed search ([`solve_resumable`]): there a table hit
-    /// can be on a position the saved search explored while counting on
-    /// a position then on its path, which the resumed search has not
-    /// entered again yet, and a sibling slept on that ground could be the
-    /// very move that leads back to it.
+    /// Across a checkpoint ([`solve_resumable`]) the induction runs over
+    /// both sittings: a position the saved search entered is closed (its
+    /// moves explored or slept on this ground) or held again by a rebuilt
+    /// frame, which explores all its moves (and puts none to sleep: it
+    /// starts with no `clean` bits). Not after a file of the first format:
+    /// there a table hit can be on a position the saved search explored
+    /// while counting on a position then on its path, which the resumed
+    /// search has not entered again yet, and a sibling slept on that
+    /// ground could be the very move that leads back to it.
     fn sleep(&mut self, parent: &Frame, i: usize, child: &mut Frame) {
         let mi = self.arena[parent.start + i];
         if self.resumed || mi.fp.is_none() || parent.clean == 0 {

@@ -250,7 +250,7 @@ fn a_damaged_checkpoint_is_refused() {
     };
     assert!(load(&saved).is_ok());
     let mut changed = saved.clone();
-    changed[24 + 16] ^= 1; // the first position's level
+    changed[32 + 16] ^= 1; // the first position's level
     let e = load(&changed).unwrap_err().to_string();
     assert!(e.contains("checksum"), "{e}");
     let e = load(&saved[..saved.len() - 3]).unwrap_err().to_string();
@@ -263,4 +263,103 @@ fn a_damaged_checkpoint_is_refused() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("not a position table"), "{e}");
+}
+
+/// A search saved before its first position found room (resumed from a
+/// full table of the first format, with no forgetting) has no path to
+/// save; its file must still load, and the search goes on with more
+/// memory to the uninterrupted verdict. (Found by review: the path count
+/// was written only with a path.)
+#[test]
+fn a_search_saved_with_no_path_resumes() {
+    let rules = common::small(
+        GameKind::Canfield,
+        demon_core::Reading::Standard,
+        Default::default(),
+    )
+    .unwrap();
+    let layout = Source::Native(1).layout(&rules);
+    let small = Options {
+        table_bytes: Some(400_000),
+        ..Options::default()
+    };
+    let limits = Limits {
+        max_nodes: None,
+        max_memory: 64 << 20,
+        timeout: None,
+    };
+    // A first-format file of random positions, as many as fill the small
+    // table so that the deal's first position finds no room (found by
+    // trying: most fillings leave a few slots).
+    let first_format = |fps: &[u128]| {
+        let mut f = b"demonPT2".to_vec();
+        f.extend_from_slice(&0u64.to_le_bytes());
+        f.extend_from_slice(&(fps.len() as u64).to_le_bytes());
+        let mut sum = xxhash_rust::xxh3::Xxh3::new();
+        for fp in fps {
+            let mut e = [0u8; 17];
+            e[..16].copy_from_slice(&fp.to_le_bytes());
+            sum.update(&e);
+            f.extend_from_slice(&e);
+        }
+        f.extend_from_slice(&sum.digest().to_le_bytes());
+        f
+    };
+    let resume = |fps: &[u128]| {
+        let mut out = Vec::new();
+        let o = solve_resumable(
+            &rules,
+            &layout,
+            &limits,
+            &small,
+            Some(&mut &first_format(fps)[..]),
+            Some(&mut out),
+        );
+        o.map(|o| (o, out))
+    };
+    let saved = (1..200u64)
+        .find_map(|seed| {
+            let mut x: u64 = 0x9E37_79B9_7F4A_7C15 ^ seed.wrapping_mul(0x0123_4567);
+            let mut rnd = || {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x
+            };
+            let fps: Vec<u128> = (0..17_000)
+                .map(|_| (rnd() as u128) << 64 | rnd() as u128)
+                .collect();
+            // The most positions that load (more do not fit).
+            let (mut lo, mut hi) = (1_000, fps.len());
+            while lo + 1 < hi {
+                let mid = (lo + hi) / 2;
+                if resume(&fps[..mid]).is_ok() {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            (lo - 10..=lo).rev().find_map(|n| {
+                let (o, out) = resume(&fps[..n]).ok()?;
+                (o.verdict == Verdict::Unknown(demon_solver::Limit::Memory(64 << 20))
+                    && o.stats.nodes == 0)
+                    .then_some(out)
+            })
+        })
+        .expect("a table that leaves no room for the first position");
+    let whole = solve_with(&rules, &layout, &limits, &Options::default()).unwrap();
+    let o = solve_resumable(
+        &rules,
+        &layout,
+        &limits,
+        &Options::default(),
+        Some(&mut &saved[..]),
+        None,
+    )
+    .unwrap();
+    assert_eq!(
+        matches!(o.verdict, Verdict::Won(_)),
+        matches!(whole.verdict, Verdict::Won(_))
+    );
+    assert!(!matches!(o.verdict, Verdict::Unknown(_)));
 }

@@ -212,6 +212,9 @@ pub struct LimitArgs {
     /// Do not stop at dead ends (positions where provably no tableau pile can ever be emptied, so its bottom card never reaches a foundation). Searches more positions: for comparison.
     #[arg(long, help_heading = "Limits")]
     pub no_deadlock: bool,
+    /// Also prove lost the positions whose waste, in the last pass through the stock, can never be emptied because the cards that must then lie on the tableau need more piles than there are (the reserve is always checked so). Fewer positions, more time per position where the waste is deep: worth it under --max-nodes rather than --timeout.
+    #[arg(long, help_heading = "Limits", conflicts_with = "no_deadlock")]
+    pub waste_bound: bool,
     /// Search paths explored side by side, taking turns, so that one deep lost subtree cannot hold up a win elsewhere. 1 gives a single depth-first path, for comparison. The verdicts do not depend on it.
     #[arg(long, default_value_t = demon_solver::Options::default().cursors as u32, value_parser = clap::value_parser!(u32).range(1..=65536), help_heading = "Limits")]
     pub cursors: u32,
@@ -233,6 +236,7 @@ impl LimitArgs {
         demon_solver::Options {
             tableau_classes: !self.no_tableau_classes,
             deadlock: !self.no_deadlock,
+            waste_bound: self.waste_bound,
             cursors: self.cursors as usize,
             replace_when_full: self.forget_when_full,
             ..demon_solver::Options::default()

@@ -269,6 +269,9 @@ fn settings(job: &Job) -> String {
     if !job.options.deadlock {
         s += " dead-ends=off";
     }
+    if job.options.waste_bound {
+        s += " waste-bound=on";
+    }
     if job.options.replace_when_full {
         s += " forget-when-full";
     }

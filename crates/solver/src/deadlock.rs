@@ -1,5 +1,7 @@
-//! Dead ends: a sound test that a position is lost because some tableau
-//! pile can never be emptied.
+//! Dead ends: sound tests that a position is lost, because some tableau
+//! pile can never be emptied ([`stuck`], below), or because some stack
+//! (the reserve, or the waste once no redeal is left) can never be emptied
+//! ([`overfull`], argued there).
 //!
 //! To win, every card must reach a foundation, so every pile's present
 //! bottom card must move. This module computes three sets of cards as the
@@ -86,12 +88,19 @@
 //! card in `M`.
 
 use demon_core::card::{Card, Rank, Suit};
-use demon_core::rules::{GroupMoves, Redeals, Stock, MAX_PILES};
+use demon_core::rules::{Build, GroupMoves, Redeals, Stock, MAX_PILES};
 use demon_core::{Game, State};
+
+/// Whether the position is lost: some card off the foundations can never
+/// move (see the module comment), or the reserve or the last pass's waste
+/// can never be emptied ([`overfull`]). `false` says nothing.
+pub fn dead(g: &Game, st: &State) -> bool {
+    stuck(g, st) || overfull(g, st, true)
+}
 
 /// Whether the position is lost because some card off the foundations can
 /// never move (see the module comment). `false` says nothing.
-pub fn dead(g: &Game, st: &State) -> bool {
+pub fn stuck(g: &Game, st: &State) -> bool {
     if g.base_pending(st) {
         return false;
     }
@@ -331,4 +340,447 @@ pub fn dead(g: &Game, st: &State) -> bool {
     // pile's bottom card stays outside `M`: some card off the foundations
     // can never move.
     true
+}
+
+/// Whether the position is lost because some card of a stack (the reserve,
+/// or the waste once no redeal is left) can never leave it: by the time it
+/// does, the cards that must then lie on the tableau need more piles than
+/// there are. `false` says nothing.
+///
+/// ## The argument
+///
+/// Take a stack whose order is fixed and whose top alone is playable,
+/// `x_1` (top) to `x_m`: the reserve always; the waste once no redeal is
+/// left (only new cards go on it, and on top). Fix `s` and look at the
+/// moment just after `x_s` leaves, in any line of play. Then:
+/// - the cards under it, `U = x_{s+1..m}`, have not moved;
+/// - every card of `L` = `x_1..x_s` and the tableau's cards now is on the
+///   tableau or on a foundation (nothing goes back to a stack, and
+///   without worrying back nothing comes off a foundation);
+/// - a suit's foundations hold runs from the base, none holding a card of
+///   `U`: the `k`-th of a suit's foundations (by height) stops below the
+///   first offset from the base with fewer than `k` copies outside `U`,
+///   so at most `cap(o)` copies of offset `o` are up, the number of
+///   foundations of the suit that can pass it; so at least
+///   `n = in L − (cap − up now)` copies of each card value of `L` lie on
+///   the tableau (the cards of `L` already up are not in `L`);
+/// - every pile is one properly built run: with a stock that goes to the
+///   waste, no face-down cards and every pile a run now, cards only join
+///   a pile by building on its top or filling it when empty. A run is a
+///   chain of consecutive ranks (each card on the rank above, as the rule
+///   on ranks allows) in one *class*: one suit (building in suit), one
+///   colour phase (alternate colours: red with even ranks and black with
+///   odd, or the other way; with the King on the Ace of 13 ranks the two
+///   phases join into one cycle), or all cards (any suit);
+/// - at most `u` = copies − up now − in `U` cards of a value lie on the
+///   tableau.
+///
+/// The fewest chains that hold at least `n` cards of every (class, rank)
+/// and at most `u`: along each class's ranks in building order, the
+/// count of chains through a rank goes `a = clamp(a_prev, n, u)` (keeping
+/// chains going costs nothing; starting one costs a pile), and the chains
+/// are the rises; a cycle of ranks is cut where `u` is 0 (no chain
+/// crosses it), or counts as one chain if it has no such rank. If these
+/// chains outnumber the piles, no line of play gets `x_s` out of its
+/// stack, and the cards of a stack must all leave it to win. The bound
+/// holds for two decks (copies are counted), for every group-move rule
+/// and every rule for filling spaces (only the layout at one moment is
+/// used).
+///
+/// `waste`: whether to look at the waste too (once no redeal is left), not
+/// only the reserve. It costs more there, as the waste is long:
+/// measured on seeds 1-100 (1-30 for the two-deck games) at 1 M nodes,
+/// against no bound at all, the reserve alone took Superior Canfield from
+/// 4 to 2 unknown deals and 9.7 to 6.8 s, Rainbow from 13 to 12 unknown
+/// in 20.6 against 22.4 s, and added 17-26 % of time on Chameleon,
+/// American Toad and Variegated Canfield with the same verdicts; the
+/// waste as well won one more Toad deal and left Rainbow 11 unknown, but
+/// took 2.3 to 2.4 times as long on Toad and Variegated, 1.6 on
+/// Chameleon and 1.3 on Rainbow. So the search looks at the waste only
+/// when asked ([`crate::Options::waste_bound`]).
+pub fn overfull(g: &Game, st: &State, waste: bool) -> bool {
+    overfull_cached(&mut Chains::default(), g, st, waste)
+}
+
+/// [`dead`], keeping what it can reuse between positions of one game in
+/// `cache` (a [`Chains`] per base rank); `waste` as for [`overfull`].
+pub fn dead_cached(cache: &mut Chains, g: &Game, st: &State, waste: bool) -> bool {
+    stuck(g, st) || overfull_cached(cache, g, st, waste)
+}
+
+/// Card slots of the counts below: suit * 16 + rank.
+const SLOTS: usize = 64;
+
+fn slot(c: Card) -> usize {
+    c.suit().index() * 16 + c.rank().index() as usize
+}
+
+/// [`overfull`] with the chains of ranks cached.
+pub fn overfull_cached(cache: &mut Chains, g: &Game, st: &State, waste: bool) -> bool {
+    let rules = g.rules();
+    if rules.worrying_back || g.base_pending(st) {
+        return false;
+    }
+    let Stock::ToWaste { redeals, .. } = rules.stock else {
+        return false;
+    };
+    let Some(base) = g.base(st) else {
+        return false;
+    };
+    let base = base.index() as usize;
+    let piles = rules.piles as usize;
+    let mut in_l = [0u8; SLOTS];
+    for p in 0..piles {
+        // Dealt face up one card a pile, and with the stock going to the
+        // waste, a pile gets cards only by building or filling a space: it
+        // stays one run.
+        if g.face_down(st, p) > 0 {
+            return false;
+        }
+        let cs = g.pile(st, p);
+        debug_assert!((1..cs.len()).all(|k| g.builds(st, cs[k], cs[k - 1])));
+        for &c in cs {
+            in_l[slot(c)] += 1;
+        }
+    }
+    if cache.base != Some(base) {
+        *cache = Chains::new(g, st, base);
+    }
+    let ranks = rules.ranks as usize;
+    let decks = rules.decks as usize;
+    // Copies up now.
+    let mut up = [0u8; SLOTS];
+    for f in 0..rules.foundations() {
+        let s = f / decks;
+        for o in 0..g.foundation_height(st, f) as usize {
+            up[s * 16 + (base + o) % ranks] += 1;
+        }
+    }
+    let reserve = g.reserve(st);
+    if reserve.len() > 1 && cache.stack(&in_l, &up, reserve.iter().rev().copied(), piles) {
+        return true;
+    }
+    let (pos, passes) = g.talon_state(st);
+    let last_pass = match redeals {
+        Redeals::Unlimited => false,
+        Redeals::Limited(k) => passes >= k,
+    };
+    if waste && last_pass && pos > 1 {
+        let gone = g.talon_gone_bits(st);
+        let talon = g.talon();
+        let waste = (0..pos as usize)
+            .rev()
+            .filter(|&i| gone >> i & 1 == 0)
+            .map(|i| talon[i]);
+        if cache.stack(&in_l, &up, waste, piles) {
+            return true;
+        }
+    }
+    false
+}
+
+/// The chains of ranks a tableau of runs is made of, for [`overfull`]:
+/// nodes (class, rank), each joined to the node of the cards it may lie
+/// on, in components (paths and cycles); and the counts of one stack's
+/// snapshots, updated card by card.
+pub struct Chains {
+    /// The base rank this was made for (`None`: not made yet).
+    base: Option<usize>,
+    ranks: usize,
+    decks: u8,
+    /// The class of each suit at each rank.
+    class: [[u8; 16]; 4],
+    /// Nodes in building order, component by component, as indices of
+    /// `need` and `room` (class * 16 + rank).
+    nodes: Vec<u8>,
+    /// Each component's nodes, `order[a..b]`, and whether it closes on
+    /// itself.
+    comps: Vec<(usize, usize, bool)>,
+    /// The components holding each suit's nodes, a bit each.
+    suit_comps: [u32; 4],
+    // The snapshot being counted (see [`Chains::stack`]).
+    in_l: [u8; SLOTS],
+    in_u: [u8; SLOTS],
+    up: [u8; SLOTS],
+    /// Each suit's share of each node's need and room, by suit * 16 + rank.
+    need_s: [u8; SLOTS],
+    room_s: [u8; SLOTS],
+    /// Where each suit's k-th foundation must stop (offsets from the base).
+    limit: [[usize; 2]; 4],
+    /// Need and room by node: class * 16 + rank.
+    need: [u8; SLOTS],
+    room: [u8; SLOTS],
+    /// Fewest chains of each component.
+    comp_chains: Vec<usize>,
+    /// The sum of `need`.
+    total_need: u32,
+}
+
+impl Default for Chains {
+    /// Not made yet: [`overfull_cached`] makes it for the position's base.
+    fn default() -> Chains {
+        Chains {
+            base: None,
+            ranks: 0,
+            decks: 1,
+            class: [[0; 16]; 4],
+            nodes: Vec::new(),
+            comps: Vec::new(),
+            suit_comps: [0; 4],
+            in_l: [0; SLOTS],
+            in_u: [0; SLOTS],
+            up: [0; SLOTS],
+            need_s: [0; SLOTS],
+            room_s: [0; SLOTS],
+            limit: [[0; 2]; 4],
+            need: [0; SLOTS],
+            room: [0; SLOTS],
+            comp_chains: Vec::new(),
+            total_need: 0,
+        }
+    }
+}
+
+impl Chains {
+    fn new(g: &Game, st: &State, base: usize) -> Chains {
+        let rules = g.rules();
+        let ranks = rules.ranks as usize;
+        let class_of = |s: usize, q: usize| -> u8 {
+            match rules.build {
+                Build::Suit => s as u8,
+                Build::AnySuit => 0,
+                Build::AltColour => u8::from(Suit::ALL[s].is_red()) ^ (q as u8 & 1),
+            }
+        };
+        let mut class = [[0u8; 16]; 4];
+        for (s, row) in class.iter_mut().enumerate() {
+            for (q, c) in row.iter_mut().enumerate().take(ranks) {
+                *c = class_of(s, q);
+            }
+        }
+        let classes = match rules.build {
+            Build::Suit => 4,
+            Build::AnySuit => 1,
+            Build::AltColour => 2,
+        };
+        // The node a card of (class c, rank q) lies on: rank q + 1, if the
+        // game's rule on ranks lets it (asked of real cards).
+        let mut succ = [[None::<(u8, u8)>; 16]; 4];
+        let mut has_pred = [[false; 16]; 4];
+        #[allow(clippy::needless_range_loop)] // c and q index two tables
+        for c in 0..classes {
+            for q in 0..ranks {
+                let Some(s) = (0..4).find(|&s| class[s][q] == c as u8) else {
+                    continue;
+                };
+                let card = Card::new(Suit::ALL[s], Rank::new(q as u8).expect("rank"));
+                let above = (q + 1) % ranks;
+                let on = (0..4).find_map(|t| {
+                    let under = Card::new(Suit::ALL[t], Rank::new(above as u8).expect("rank"));
+                    g.builds(st, card, under)
+                        .then_some((class[t][above], above as u8))
+                });
+                if let Some((c2, q2)) = on {
+                    succ[c][q] = Some((c2, q2));
+                    has_pred[c2 as usize][q2 as usize] = true;
+                }
+            }
+        }
+        let mut order = Vec::new();
+        let mut comps = Vec::new();
+        let mut seen = [[false; 16]; 4];
+        let walk = |c: usize, q: usize, order: &mut Vec<(u8, u8)>, seen: &mut [[bool; 16]; 4]| {
+            let (mut c, mut q) = (c, q);
+            while !seen[c][q] {
+                seen[c][q] = true;
+                order.push((c as u8, q as u8));
+                match succ[c][q] {
+                    Some((c2, q2)) => (c, q) = (c2 as usize, q2 as usize),
+                    None => break,
+                }
+            }
+        };
+        // Paths from their ends with nothing below, then cycles.
+        for cyclic in [false, true] {
+            for c in 0..classes {
+                for q in 0..ranks {
+                    if !seen[c][q] && (cyclic || !has_pred[c][q]) {
+                        let a = order.len();
+                        walk(c, q, &mut order, &mut seen);
+                        comps.push((a, order.len(), cyclic));
+                    }
+                }
+            }
+        }
+        let mut suit_comps = [0u32; 4];
+        for (i, &(a, b, _)) in comps.iter().enumerate() {
+            for &(c, q) in &order[a..b] {
+                for (s, bits) in suit_comps.iter_mut().enumerate() {
+                    if class[s][q as usize] == c {
+                        *bits |= 1 << i;
+                    }
+                }
+            }
+        }
+        Chains {
+            base: Some(base),
+            ranks,
+            decks: rules.decks,
+            class,
+            comp_chains: vec![0; comps.len()],
+            nodes: order.iter().map(|&(c, q)| c * 16 + q).collect(),
+            comps,
+            suit_comps,
+            ..Chains::default()
+        }
+    }
+
+    /// Whether some card of a stack (given top first) can never leave it,
+    /// the tableau holding `in_l` now with `up` on the foundations: the
+    /// snapshots of [`overfull`], one card at a time.
+    fn stack(
+        &mut self,
+        in_l: &[u8; SLOTS],
+        up: &[u8; SLOTS],
+        cards: impl Iterator<Item = Card> + Clone,
+        piles: usize,
+    ) -> bool {
+        self.in_l = *in_l;
+        self.up = *up;
+        self.in_u = [0; SLOTS];
+        for c in cards.clone() {
+            self.in_u[slot(c)] += 1;
+        }
+        self.need = [0; SLOTS];
+        self.room = [0; SLOTS];
+        self.total_need = 0;
+        self.comp_chains.fill(0);
+        for s in 0..4 {
+            self.suit(s);
+        }
+        // Components whose count is out of date, a bit each; and the
+        // chains of the others. Chains hold at least one needed card each,
+        // so while no more cards are needed than there are piles, nothing
+        // is counted.
+        let mut dirty: u32 = (1u32 << self.comps.len()) - 1;
+        let mut total = 0;
+        for c in cards {
+            let before = self.need_s[slot(c)];
+            self.lift(c);
+            dirty |= self.suit_comps[c.suit().index()];
+            // The count only grows with need and shrinks with room; a
+            // lift changes only the lifted card's need upwards (the
+            // foundations may go further now, which needs less), and the
+            // layout now fits the piles. So only a lift that needs its
+            // card on the tableau can make the chains outnumber the piles.
+            if self.need_s[slot(c)] <= before || self.total_need as usize <= piles {
+                continue;
+            }
+            while dirty != 0 {
+                let k = dirty.trailing_zeros() as usize;
+                dirty &= dirty - 1;
+                let n = self.chains(k);
+                total = total + n - self.comp_chains[k];
+                self.comp_chains[k] = n;
+            }
+            if total > piles {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Counts suit `s`'s share of the nodes' need and room afresh.
+    fn suit(&mut self, s: usize) {
+        // Where the k-th foundation of the suit must stop: the first
+        // offset from the base with k or fewer copies outside `U`.
+        for k in 0..self.decks as usize {
+            self.limit[s][k] = self.first_short(s, k, 0);
+        }
+        for o in 0..self.ranks {
+            self.count(s, o, true);
+        }
+    }
+
+    /// The first offset from `from` on at which suit `s` has `k` or fewer
+    /// copies outside `U` (`ranks` if none).
+    fn first_short(&self, s: usize, k: usize, from: usize) -> usize {
+        let (ranks, base) = (self.ranks, self.base.expect("made"));
+        (from..ranks)
+            .find(|&o| self.decks - self.in_u[s * 16 + (base + o) % ranks] <= k as u8)
+            .unwrap_or(ranks)
+    }
+
+    /// Sets the need and room of suit `s` at offset `o` (`fresh`: nothing
+    /// counted there yet).
+    fn count(&mut self, s: usize, o: usize, fresh: bool) {
+        let (ranks, decks, base) = (self.ranks, self.decks, self.base.expect("made"));
+        let q = (base + o) % ranks;
+        let i = s * 16 + q;
+        let cap = self.limit[s][..decks as usize]
+            .iter()
+            .filter(|&&l| o < l)
+            .count() as u8;
+        let n = self.in_l[i].saturating_sub(cap.saturating_sub(self.up[i]));
+        let u = decks.saturating_sub(self.up[i] + self.in_u[i]);
+        let node = self.class[s][q] as usize * 16 + q;
+        if !fresh {
+            self.need[node] -= self.need_s[i];
+            self.room[node] -= self.room_s[i];
+            self.total_need -= self.need_s[i] as u32;
+        }
+        self.need_s[i] = n;
+        self.room_s[i] = u;
+        self.need[node] += n;
+        self.room[node] += u;
+        self.total_need += n as u32;
+    }
+
+    /// Card `c` leaves `U` for `L`: updates the counts of its suit where
+    /// they change (its own offset, and the offsets a foundation may now
+    /// pass).
+    fn lift(&mut self, c: Card) {
+        let (s, i) = (c.suit().index(), slot(c));
+        self.in_u[i] -= 1;
+        self.in_l[i] += 1;
+        let base = self.base.expect("made");
+        let o = (c.rank().index() as usize + self.ranks - base) % self.ranks;
+        let mut hi = o + 1;
+        for k in 0..self.decks as usize {
+            let l = self.limit[s][k];
+            if l == o {
+                let l2 = self.first_short(s, k, o);
+                self.limit[s][k] = l2;
+                hi = hi.max(l2.min(self.ranks));
+            }
+        }
+        for o2 in o..hi {
+            self.count(s, o2, false);
+        }
+    }
+
+    /// The fewest chains of component `k` (see [`overfull`]).
+    fn chains(&self, k: usize) -> usize {
+        let (a, b, cycle) = self.comps[k];
+        let nodes = &self.nodes[a..b];
+        let (need, room) = (&self.need, &self.room);
+        let (front, back) = if cycle {
+            // Cut where no chain can pass; a cycle with no such node is
+            // one chain at least if it needs any.
+            match nodes.iter().position(|&i| room[i as usize] == 0) {
+                Some(z) => (&nodes[z + 1..], &nodes[..=z]),
+                None => return usize::from(nodes.iter().any(|&i| need[i as usize] > 0)),
+            }
+        } else {
+            (nodes, &nodes[..0])
+        };
+        let (mut chains, mut run) = (0, 0u8);
+        for &i in front.iter().chain(back) {
+            let (n, u) = (need[i as usize], room[i as usize]);
+            let next = run.clamp(n.min(u), u);
+            chains += next.saturating_sub(run) as usize;
+            run = next;
+        }
+        chains
+    }
 }

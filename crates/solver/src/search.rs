@@ -213,6 +213,10 @@ pub struct Options {
     /// Stop at positions [`crate::deadlock::dead`] proves lost (on by
     /// default); off, for comparison.
     pub deadlock: bool,
+    /// With `deadlock`, also bound the piles the last pass's waste needs
+    /// ([`crate::deadlock::overfull`]; off by default: fewer positions,
+    /// but more time per position where the waste is deep).
+    pub waste_bound: bool,
     /// When the table is full, forget finished positions to store new
     /// ones instead of stopping UNKNOWN (off by default). The verdict stays
     /// exact; a forgotten position is searched again when met again, so
@@ -256,6 +260,7 @@ impl Default for Options {
             split_after: 1024,
             split_doubling: true,
             deadlock: true,
+            waste_bound: false,
             replace_when_full: false,
             table_bytes: None,
             stop: None,
@@ -398,6 +403,7 @@ fn drive(
     dfs.split_after = options.split_after;
     dfs.split_doubling = options.split_doubling;
     dfs.deadlock = options.deadlock;
+    dfs.waste_bound = options.waste_bound;
     dfs.replace = options.replace_when_full;
     dfs.stop = options.stop;
     if let Some(b) = options.table_bytes {
@@ -1043,6 +1049,10 @@ struct Searcher<'g> {
     /// Whether tableau classes are merged ([`Options::tableau_classes`]).
     classes: bool,
     deadlock: bool,
+    /// What the dead-end test reuses between positions.
+    dead_cache: crate::deadlock::Chains,
+    /// [`Options::waste_bound`].
+    waste_bound: bool,
     /// Core moves from the deal to the position of the running cursor's
     /// first frame (empty for the first cursor, which starts at the deal).
     prefix: Option<Rc<Prefix>>,
@@ -1204,6 +1214,8 @@ impl<'g> Searcher<'g> {
             last_autos: 0,
             classes: false,
             deadlock: false,
+            dead_cache: Default::default(),
+            waste_bound: false,
             arena: Vec::new(),
             scratch: SmallVec::new(),
             class: ClassFinder::default(),
@@ -2041,7 +2053,7 @@ impl<'g> Searcher<'g> {
         let dead = r == Insert::New
             && self.deadlock
             && !self.rebuilding
-            && crate::deadlock::dead(self.game, st);
+            && crate::deadlock::dead_cached(&mut self.dead_cache, self.game, st, self.waste_bound);
         if r != Insert::New || dead {
             while self.autos.len() > a0 {
                 let (m, u) = self.autos.pop().expect("len checked");

@@ -388,16 +388,17 @@ pub fn stuck(g: &Game, st: &State) -> bool {
 /// used).
 ///
 /// `waste`: whether to look at the waste too (once no redeal is left), not
-/// only the reserve. It costs more there, as the waste is long:
-/// measured on seeds 1-100 (1-30 for the two-deck games) at 1 M nodes,
-/// against no bound at all, the reserve alone took Superior Canfield from
-/// 4 to 2 unknown deals and 9.7 to 6.8 s, Rainbow from 13 to 12 unknown
-/// in 20.6 against 22.4 s, and added 17-26 % of time on Chameleon,
-/// American Toad and Variegated Canfield with the same verdicts; the
-/// waste as well won one more Toad deal and left Rainbow 11 unknown, but
-/// took 2.3 to 2.4 times as long on Toad and Variegated, 1.6 on
-/// Chameleon and 1.3 on Rainbow. So the search looks at the waste only
-/// when asked ([`crate::Options::waste_bound`]).
+/// only the reserve. Measured on seeds 1-100 (1-30 for the two-deck
+/// games) at 1 M nodes, one job beside two other solves, against the
+/// search without this test: the reserve alone took Superior Canfield
+/// from 4 to 2 unknown deals and 10.3 to 5.3 s, Rainbow from 13 to 12
+/// unknown (22.0 to 20.6 s), Chameleon 4.5 to 3.8 s and Canfield (`any`,
+/// 2 M nodes) 1.85 to 1.56 s, and left American Toad and Variegated
+/// Canfield as they were (25.7 against 27.9 s, 29.2 against 28.3 s). The
+/// waste too won one more Toad deal (4 of 30) and left Rainbow 11 unknown
+/// and Chameleon at 3.6 s, but took Toad and Variegated to 47.9 and
+/// 48.8 s. So the search looks at the waste only when asked
+/// ([`crate::Options::waste_bound`]).
 pub fn overfull(g: &Game, st: &State, waste: bool) -> bool {
     overfull_cached(&mut Chains::default(), g, st, waste)
 }
@@ -421,30 +422,64 @@ pub fn overfull_cached(cache: &mut Chains, g: &Game, st: &State, waste: bool) ->
     if rules.worrying_back || g.base_pending(st) {
         return false;
     }
-    let Stock::ToWaste { redeals, .. } = rules.stock else {
+    // With no face-down card left (none dealt, or all turned up), every
+    // pile is one run, now and from now on: with the stock going to the
+    // waste (below), a pile gets cards only by building on its top or by
+    // filling it when empty, and a face-down card is never made.
+    let piles = rules.piles as usize;
+    if (0..piles).any(|p| g.face_down(st, p) > 0) {
+        return false;
+    }
+    let Stock::ToWaste { .. } = rules.stock else {
         return false;
     };
     let Some(base) = g.base(st) else {
         return false;
     };
     let base = base.index() as usize;
+    // The answer depends only on where the cards are by kind of place
+    // (foundations, reserve, talon, tableau), not on how the tableau is
+    // arranged (given no face-down card): and those places are given by
+    // the foundations' heights, the reserve's length, the base and the
+    // talon's state (a card in none of the others is on the tableau).
+    // Many positions share them.
+    let (pos, passes) = g.talon_state(st);
+    let mut meta = u64::from(waste) | (base as u64) << 1 | u64::from(passes) << 5;
+    meta |= u64::from(pos) << 8 | (g.reserve(st).len() as u64) << 16;
+    for f in 0..rules.foundations() {
+        meta |= u64::from(g.foundation_height(st, f)) << (24 + 4 * f);
+    }
+    let gone = g.talon_gone_bits(st);
+    if let Some(answer) = cache.known(gone, meta) {
+        return answer;
+    }
+    let answer = overfull_of(cache, g, st, waste, base);
+    cache.remember(gone, meta, answer);
+    answer
+}
+
+/// [`overfull_cached`] computed.
+fn overfull_of(cache: &mut Chains, g: &Game, st: &State, waste: bool, base: usize) -> bool {
+    let rules = g.rules();
+    let Stock::ToWaste { redeals, .. } = rules.stock else {
+        return false;
+    };
     let piles = rules.piles as usize;
     let mut in_l = [0u8; SLOTS];
     for p in 0..piles {
-        // Dealt face up one card a pile, and with the stock going to the
-        // waste, a pile gets cards only by building or filling a space: it
-        // stays one run.
-        if g.face_down(st, p) > 0 {
-            return false;
-        }
         let cs = g.pile(st, p);
+        debug_assert_eq!(g.face_down(st, p), 0);
         debug_assert!((1..cs.len()).all(|k| g.builds(st, cs[k], cs[k - 1])));
         for &c in cs {
             in_l[slot(c)] += 1;
         }
     }
     if cache.base != Some(base) {
+        let answers = std::mem::take(&mut cache.answers);
+        let slots = cache.answer_slots;
         *cache = Chains::new(g, st, base);
+        cache.answers = answers;
+        cache.answer_slots = slots;
     }
     let ranks = rules.ranks as usize;
     let decks = rules.decks as usize;
@@ -514,6 +549,52 @@ pub struct Chains {
     comp_chains: Vec<usize>,
     /// The sum of `need`.
     total_need: u32,
+    /// Answers by where the cards are ([`overfull_cached`]): the talon's
+    /// gone bits and the rest packed, with the answer in the top bit;
+    /// direct-mapped, `answer_slots` entries (a power of two) once used.
+    answers: Vec<(u128, u64)>,
+    answer_slots: usize,
+}
+
+/// Marks a used entry; the answer is the bit below it.
+const USED: u64 = 1 << 63;
+const YES: u64 = 1 << 62;
+
+impl Chains {
+    /// An empty cache whose answers take at most `bytes` (at least 256
+    /// entries of 24 bytes, at most 16,384).
+    pub fn with_bytes(bytes: usize) -> Chains {
+        let n = (bytes / std::mem::size_of::<(u128, u64)>()).clamp(256, 1 << 14);
+        Chains {
+            answer_slots: 1 << n.ilog2(),
+            ..Chains::default()
+        }
+    }
+
+    /// Bytes the answers take once used.
+    pub fn bytes(&self) -> usize {
+        self.answer_slots * std::mem::size_of::<(u128, u64)>()
+    }
+
+    fn slot_of(&self, gone: u128, meta: u64) -> usize {
+        let h = (gone as u64 ^ (gone >> 64) as u64 ^ meta.rotate_left(29))
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (h >> 32) as usize & (self.answer_slots - 1)
+    }
+
+    fn known(&self, gone: u128, meta: u64) -> Option<bool> {
+        let &(g, m) = self.answers.get(self.slot_of(gone, meta))?;
+        (g == gone && m & !YES == meta | USED).then_some(m & YES != 0)
+    }
+
+    fn remember(&mut self, gone: u128, meta: u64, answer: bool) {
+        if self.answers.is_empty() {
+            self.answers = vec![(0, 0); self.answer_slots];
+        }
+        let m = meta | USED | if answer { YES } else { 0 };
+        let i = self.slot_of(gone, meta);
+        self.answers[i] = (gone, m);
+    }
 }
 
 impl Default for Chains {
@@ -537,6 +618,8 @@ impl Default for Chains {
             room: [0; SLOTS],
             comp_chains: Vec::new(),
             total_need: 0,
+            answers: Vec::new(),
+            answer_slots: 256,
         }
     }
 }

@@ -1214,7 +1214,8 @@ impl<'g> Searcher<'g> {
             last_autos: 0,
             classes: false,
             deadlock: false,
-            dead_cache: Default::default(),
+            // A 64th of the memory at most, for dead-end answers.
+            dead_cache: crate::deadlock::Chains::with_bytes(memory / 64),
             waste_bound: false,
             arena: Vec::new(),
             scratch: SmallVec::new(),
@@ -1962,6 +1963,7 @@ impl<'g> Searcher<'g> {
                 &self.autos,
             )
             + CLASS_CAP * std::mem::size_of::<class::Member>()
+            + self.dead_cache.bytes()
             + self
                 .open
                 .as_ref()

@@ -10,7 +10,7 @@ mod common;
 
 use common::playouts;
 use demon_core::{Game, GameKind, State};
-use demon_solver::deadlock::{dead, stuck};
+use demon_solver::deadlock::{dead, overfull, overfull_cached, stuck, Chains};
 use demon_solver::reference::reference_solve_from;
 
 /// Positions the reference search may visit per question.
@@ -30,14 +30,32 @@ struct Tally {
 
 fn check(g: GameKind, seeds: u64, steps: usize) -> Tally {
     let mut t = Tally::default();
+    // One answer cache across a deal's positions, as a search keeps one
+    // (its key leaves out the deal: playouts go deal by deal, and `what`
+    // names the deal, then the step).
+    let mut cache: Option<(String, Chains)> = None;
     playouts(g, seeds, steps, 0xDEAD, |game, st, what| {
-        verify(game, st, &mut t, what)
+        let deal = what.rsplit_once(" step ").map_or(what, |(d, _)| d);
+        if cache.as_ref().is_none_or(|(s, _)| s != deal) {
+            cache = Some((deal.to_string(), Chains::with_bytes(4096)));
+        }
+        let (_, c) = cache.as_mut().expect("made");
+        verify(game, st, c, &mut t, what)
     });
     t
 }
 
-fn verify(game: &Game, st: &State, t: &mut Tally, what: &str) {
+fn verify(game: &Game, st: &State, cache: &mut Chains, t: &mut Tally, what: &str) {
     t.positions += 1;
+    // The cached answer is the answer: it depends only on where the cards
+    // are by kind of place, which is the cache's key.
+    for waste in [false, true] {
+        assert_eq!(
+            overfull_cached(cache, game, st, waste),
+            overfull(game, st, waste),
+            "{what}: the cached answer differs (waste {waste})"
+        );
+    }
     if !dead(game, st) {
         return;
     }

@@ -497,25 +497,28 @@ fn ctrl_c_saves_the_deals_in_progress_with_a_checkpoint_dir() {
     let d = dir();
     let csv = d.path().join("r.csv");
     let ck = d.path().join("ck");
-    let args: Vec<String> = [
-        "batch",
-        "superior-canfield",
-        "--seeds",
-        "61..62",
-        "--max-nodes",
-        "3M",
-        "--jobs",
-        "1",
-        "--max-memory",
-        "256M",
-        "--csv",
-        csv.to_str().unwrap(),
-        "--checkpoint-dir",
-        ck.to_str().unwrap(),
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
+    // The run with its report, and the checkpoint directory after `more`.
+    let run = |report: &Path, more: &[&str]| -> Vec<String> {
+        [
+            "batch",
+            "superior-canfield",
+            "--seeds",
+            "61..62",
+            "--max-nodes",
+            "3M",
+            "--jobs",
+            "1",
+            "--max-memory",
+            "256M",
+            "--csv",
+            report.to_str().unwrap(),
+        ]
+        .iter()
+        .chain(more)
+        .map(|s| s.to_string())
+        .collect()
+    };
+    let args = run(&csv, &["--checkpoint-dir", ck.to_str().unwrap()]);
     let child = Command::new(env!("CARGO_BIN_EXE_demon"))
         .args(&args)
         .stdout(Stdio::piped())
@@ -561,20 +564,12 @@ fn ctrl_c_saves_the_deals_in_progress_with_a_checkpoint_dir() {
         (f[2].clone(), f[3].clone(), f[5].clone(), f[9].clone())
     };
     let whole = d.path().join("whole.csv");
-    let o = demon(&[
-        "batch",
-        "superior-canfield",
-        "--seeds",
-        "61..62",
-        "--max-nodes",
-        "3M",
-        "--jobs",
-        "1",
-        "--max-memory",
-        "256M",
-        "--csv",
-        whole.to_str().unwrap(),
-    ]);
+    let o = demon(
+        &run(&whole, &[])
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert_eq!(row(&csv), row(&whole));
     assert_eq!(

@@ -303,6 +303,19 @@ fn batch_reports_the_length_of_the_line_solve_prints() {
     assert_eq!(&row[2..5], &["2", "won", "557"], "{report}");
 }
 
+/// Canfield (runs move in any part) seed 479 with a checkpoint, whose
+/// file comes next.
+const SOLVE_479: [&str; 8] = [
+    "solve",
+    "canfield",
+    "479",
+    "--group-moves",
+    "any",
+    "--format",
+    "json",
+    "--checkpoint",
+];
+
 #[test]
 fn a_search_saved_in_a_checkpoint_goes_on_where_it_stopped() {
     // Canfield (runs move in any part) seed 479, lost with 121,346
@@ -314,17 +327,7 @@ fn a_search_saved_in_a_checkpoint_goes_on_where_it_stopped() {
     let dir = tempfile::tempdir().unwrap();
     let ck = dir.path().join("s479.ck");
     let ck_arg = ck.to_str().unwrap();
-    let base = [
-        "solve",
-        "canfield",
-        "479",
-        "--group-moves",
-        "any",
-        "--format",
-        "json",
-        "--checkpoint",
-        ck_arg,
-    ];
+    let base = [&SOLVE_479[..], &[ck_arg]].concat();
     let run = |extra: &[&str]| demon(&[&base[..], extra].concat());
     let o = run(&["--max-nodes", "200K"]);
     assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
@@ -381,17 +384,7 @@ fn a_checkpoint_of_the_first_format_goes_on() {
     let dir = tempfile::tempdir().unwrap();
     let ck = dir.path().join("s479.ck");
     std::fs::copy("tests/fixtures/canfield-any-479-pt2.ck", &ck).unwrap();
-    let o = demon(&[
-        "solve",
-        "canfield",
-        "479",
-        "--group-moves",
-        "any",
-        "--format",
-        "json",
-        "--checkpoint",
-        ck.to_str().unwrap(),
-    ]);
+    let o = demon(&[&SOLVE_479[..], &[ck.to_str().unwrap()]].concat());
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     assert!(stderr(&o).contains("resuming the search saved in"));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();

@@ -154,13 +154,7 @@ pub fn stuck(g: &Game, st: &State) -> bool {
     let live = |i: usize| gone >> i & 1 == 0;
     let mut talon_m = 0u128;
     let (first, redeal_left) = match rules.stock {
-        Stock::ToWaste { redeals, .. } => (
-            0,
-            match redeals {
-                Redeals::Unlimited => true,
-                Redeals::Limited(k) => passes < k,
-            },
-        ),
+        Stock::ToWaste { redeals, .. } => (0, !last_pass(redeals, passes)),
         Stock::ToTableau { .. } => {
             // Dealt onto the piles: they move.
             for (i, &c) in talon.iter().enumerate().skip(pos) {
@@ -430,7 +424,7 @@ pub fn overfull_cached(cache: &mut Chains, g: &Game, st: &State, waste: bool) ->
     if (0..piles).any(|p| g.face_down(st, p) > 0) {
         return false;
     }
-    let Stock::ToWaste { .. } = rules.stock else {
+    let Stock::ToWaste { redeals, .. } = rules.stock else {
         return false;
     };
     let Some(base) = g.base(st) else {
@@ -453,17 +447,23 @@ pub fn overfull_cached(cache: &mut Chains, g: &Game, st: &State, waste: bool) ->
     if let Some(answer) = cache.known(gone, meta) {
         return answer;
     }
-    let answer = overfull_of(cache, g, st, waste, base);
+    let answer = overfull_of(cache, g, st, waste && last_pass(redeals, passes), base);
     cache.remember(gone, meta, answer);
     answer
 }
 
-/// [`overfull_cached`] computed.
+/// Whether no redeal is left.
+fn last_pass(redeals: Redeals, passes: u8) -> bool {
+    match redeals {
+        Redeals::Unlimited => false,
+        Redeals::Limited(k) => passes >= k,
+    }
+}
+
+/// [`overfull_cached`] computed (`waste`: look at the waste too, which is
+/// a stack now).
 fn overfull_of(cache: &mut Chains, g: &Game, st: &State, waste: bool, base: usize) -> bool {
     let rules = g.rules();
-    let Stock::ToWaste { redeals, .. } = rules.stock else {
-        return false;
-    };
     let piles = rules.piles as usize;
     let mut in_l = [0u8; SLOTS];
     for p in 0..piles {
@@ -475,11 +475,7 @@ fn overfull_of(cache: &mut Chains, g: &Game, st: &State, waste: bool, base: usiz
         }
     }
     if cache.base != Some(base) {
-        let answers = std::mem::take(&mut cache.answers);
-        let slots = cache.answer_slots;
-        *cache = Chains::new(g, st, base);
-        cache.answers = answers;
-        cache.answer_slots = slots;
+        cache.make(g, st, base);
     }
     let ranks = rules.ranks as usize;
     let decks = rules.decks as usize;
@@ -495,12 +491,8 @@ fn overfull_of(cache: &mut Chains, g: &Game, st: &State, waste: bool, base: usiz
     if reserve.len() > 1 && cache.stack(&in_l, &up, reserve.iter().rev().copied(), piles) {
         return true;
     }
-    let (pos, passes) = g.talon_state(st);
-    let last_pass = match redeals {
-        Redeals::Unlimited => false,
-        Redeals::Limited(k) => passes >= k,
-    };
-    if waste && last_pass && pos > 1 {
+    let pos = g.talon_state(st).0;
+    if waste && pos > 1 {
         let gone = g.talon_gone_bits(st);
         let talon = g.talon();
         let waste = (0..pos as usize)
@@ -625,7 +617,9 @@ impl Default for Chains {
 }
 
 impl Chains {
-    fn new(g: &Game, st: &State, base: usize) -> Chains {
+    /// Makes the chains of ranks for base rank `base` (the answers stay:
+    /// their key holds the base).
+    fn make(&mut self, g: &Game, st: &State, base: usize) {
         let rules = g.rules();
         let ranks = rules.ranks as usize;
         let class_of = |s: usize, q: usize| -> u8 {
@@ -705,17 +699,14 @@ impl Chains {
                 }
             }
         }
-        Chains {
-            base: Some(base),
-            ranks,
-            decks: rules.decks,
-            class,
-            comp_chains: vec![0; comps.len()],
-            nodes: order.iter().map(|&(c, q)| c * 16 + q).collect(),
-            comps,
-            suit_comps,
-            ..Chains::default()
-        }
+        self.base = Some(base);
+        self.ranks = ranks;
+        self.decks = rules.decks;
+        self.class = class;
+        self.comp_chains = vec![0; comps.len()];
+        self.nodes = order.iter().map(|&(c, q)| c * 16 + q).collect();
+        self.comps = comps;
+        self.suit_comps = suit_comps;
     }
 
     /// Whether some card of a stack (given top first) can never leave it,

@@ -1337,19 +1337,7 @@ impl<'g> Searcher<'g> {
             let frame = stack.last_mut().expect("in a frame");
             let sm = self.arena[frame.next];
             frame.next += 1;
-            if sm.member > 0 {
-                let (a, b) = self.members[frame.members_start + sm.member as usize];
-                for &m in &self.mpaths[a as usize..b as usize] {
-                    let u = g.play(st, m);
-                    self.autos.push((m, u));
-                }
-            }
-            let prev = g.talon_state(st);
-            if let Some(t) = sm.talon {
-                g.set_talon_state(st, t);
-            }
-            let u = g.play(st, sm.mv);
-            frame.cur = Some((sm, u, prev));
+            self.play_listed(st, frame, sm);
             frame.child_at = self.cnodes;
             self.stats.nodes += 1;
             self.cnodes += 1;
@@ -1555,19 +1543,7 @@ impl<'g> Searcher<'g> {
                     .copied()
                     .find(|a| a.member == member && a.talon == talon && a.mv == mv)
                     .ok_or_else(damaged)?;
-                if sm.member > 0 {
-                    let (a, b) = self.members[frame.members_start + sm.member as usize];
-                    for &m in &self.mpaths[a as usize..b as usize] {
-                        let u = g.play(&mut st, m);
-                        self.autos.push((m, u));
-                    }
-                }
-                let prev = g.talon_state(&st);
-                if let Some(t) = sm.talon {
-                    g.set_talon_state(&mut st, t);
-                }
-                let u = g.play(&mut st, sm.mv);
-                frame.cur = Some((sm, u, prev));
+                self.play_listed(&mut st, frame, sm);
                 self.rebuild_frame(&mut st, &mut stack)?;
             }
             let prefix = (!path.prefix.is_empty()).then(|| {
@@ -1611,6 +1587,28 @@ impl<'g> Searcher<'g> {
             self.started = true;
         }
         Ok(())
+    }
+
+    /// Plays `sm`, a move `frame` lists, on `st` (the frame's position):
+    /// the reversible moves to its class member (kept in `autos`, undone
+    /// with the frame's), the talon state it sets, and the move; the frame
+    /// records it as the move being explored.
+    #[inline]
+    fn play_listed(&mut self, st: &mut State, frame: &mut Frame, sm: SMove) {
+        let g = self.game;
+        if sm.member > 0 {
+            let (a, b) = self.members[frame.members_start + sm.member as usize];
+            for &m in &self.mpaths[a as usize..b as usize] {
+                let u = g.play(st, m);
+                self.autos.push((m, u));
+            }
+        }
+        let prev = g.talon_state(st);
+        if let Some(t) = sm.talon {
+            g.set_talon_state(st, t);
+        }
+        let u = g.play(st, sm.mv);
+        frame.cur = Some((sm, u, prev));
     }
 
     /// Enters `st` as the next frame of a rebuilt path: whether or not the

@@ -218,7 +218,7 @@ pub struct LimitArgs {
     /// Search paths explored side by side, taking turns, so that one deep lost subtree cannot hold up a win elsewhere. 1 gives a single depth-first path, for comparison. The verdicts do not depend on it.
     #[arg(long, default_value_t = demon_solver::Options::default().cursors as u32, value_parser = clap::value_parser!(u32).range(1..=65536), help_heading = "Limits")]
     pub cursors: u32,
-    /// When the position table has filled its share of --max-memory, forget positions already explored to store new ones, instead of stopping UNKNOWN. Verdicts stay exact and memory stays inside the budget, but a forgotten position is searched again when met again, so a search can take far longer: give --max-nodes or --timeout too.
+    /// When the position table has filled its share of --max-memory, forget positions already explored to store new ones, instead of stopping UNKNOWN. When a deep search path needs more memory, the table shrinks to give it room, forgetting the same way. Verdicts stay exact and memory stays inside the budget, but a forgotten position is searched again when met again, so a search can take far longer: give --max-nodes or --timeout too.
     #[arg(long, help_heading = "Limits")]
     pub forget_when_full: bool,
 }

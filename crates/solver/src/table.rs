@@ -64,6 +64,9 @@ pub enum Insert {
 /// Entries per bucket.
 const WAYS: usize = 4;
 
+/// One or two buckets to look in.
+type SmallBuckets = [Option<usize>; 2];
+
 #[derive(Clone, Copy, Default)]
 #[repr(C, align(64))]
 struct Bucket([u128; WAYS]);
@@ -559,6 +562,146 @@ impl FingerprintSet {
         true
     }
 
+    /// Shrinks the table in place so that [`Self::bytes`] and
+    /// [`Self::budget_bytes`] are at most `bytes`, forgetting the entries
+    /// that no longer fit; only for a caller that may forget (as
+    /// [`Self::insert_or_replace`]), and never an entry `open` claims
+    /// (asked as there). Returns `false`, changing nothing, when `bytes`
+    /// leaves fewer than 4,096 buckets (entries must give their fingerprint
+    /// back: see the module comment) or no fewer than there are.
+    ///
+    /// Why: a search that forgets can still run out of memory on its path,
+    /// when one deep path outgrows what the table leaves (Chameleon seed
+    /// 254: 2.1 M frames deep at 69.5 M nodes, with 3.5 GB of a 4 GiB
+    /// budget in the table). Shrinking gives the path room without a
+    /// second array: the bucket array is rewritten from its start, and
+    /// then its tail is given back.
+    ///
+    /// How: an entry of first bucket `b1 = ⌊h·n/2⁶⁴⌋` has its first bucket
+    /// at the new size `m < n` at `⌊h·m/2⁶⁴⌋ ≤ b1`. So old buckets are read
+    /// in increasing order, each emptied as it is read, and every entry is
+    /// written to its new first bucket, which is at or below the one being
+    /// read: already read, never one still to read. The exception is an
+    /// entry in its second bucket that wrapped round the array's end
+    /// (first bucket above it): its new bucket may lie above, so it is put
+    /// aside if open and otherwise forgotten. A full new bucket keeps the
+    /// open entries, then the costliest to search again ([`Self::mark`]).
+    /// The entries put aside go back through the ordinary insertion. Every
+    /// entry then lies in its new first bucket, or (put back) in its second
+    /// only when its first was full: the invariant lookups rely on.
+    pub fn shrink(&mut self, bytes: usize, open: &dyn Fn(u128) -> bool) -> bool {
+        let main = bytes.saturating_sub(self.recent_fp.len() * RECENT_ENTRY);
+        let n = self.buckets.len();
+        let m = main / BUCKET;
+        if m < MIN_BUCKETS || m >= n {
+            return false;
+        }
+        let old_len = self.len;
+        // (fingerprint, level, cost bits) of open entries put aside.
+        let mut aside: Vec<(u128, u8, u128)> = Vec::new();
+        for b in 0..n {
+            let old = std::mem::take(&mut self.buckets[b]);
+            for &e in old.0.iter().take_while(|&&e| e != 0) {
+                let fp = full(e, b, n);
+                let nb = home(fp, m);
+                let is_open = open(e & KEY);
+                if nb > b {
+                    if is_open {
+                        aside.push((fp, level_of(e), e & COST));
+                    }
+                    continue;
+                }
+                let ne = entry(fp, level_of(e), false) | (e & COST);
+                let slots = &mut self.buckets[nb].0;
+                if let Some(i) = slots.iter().position(|&s| s == 0) {
+                    slots[i] = ne;
+                    continue;
+                }
+                // Full: the least worth keeping goes, if it is worth less.
+                let rank = |s: u128| (open(s & KEY), s & COST);
+                let (i, worst) = slots
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &s)| (i, rank(s)))
+                    .min_by_key(|&(_, r)| r)
+                    .expect("a full bucket");
+                if !worst.0 && (is_open, e & COST) > worst {
+                    slots[i] = ne;
+                } else if is_open {
+                    aside.push((fp, level_of(e), e & COST));
+                }
+            }
+        }
+        self.buckets.truncate(m);
+        self.buckets.shrink_to_fit();
+        self.budget = m * BUCKET;
+        self.len = self
+            .buckets
+            .iter()
+            .map(|b| b.0.iter().filter(|&&e| e != 0).count())
+            .sum();
+        for (fp, level, cost) in aside {
+            self.place_open(fp, level, cost, open);
+        }
+        self.replaced += (old_len - self.len) as u64;
+        true
+    }
+
+    /// Stores `fp`, not in the table and claimed by `open`, with its level
+    /// and cost bits: in an empty slot of its buckets (its first bucket
+    /// first), else in place of the cheapest entry there that `open` does
+    /// not claim (forgotten), else by moving an open entry of its buckets
+    /// to that entry's other bucket and storing that one so in turn (a
+    /// cuckoo walk that only ever forgets an entry not open). An entry
+    /// lands in its second bucket only when its first is full. `false`
+    /// (the entry held last is forgotten) if [`MAX_KICKS`] moves find no
+    /// room: every bucket on the walk full of open entries. The caller
+    /// counts what is forgotten (by the entries' count).
+    fn place_open(&mut self, fp: u128, level: u8, cost: u128, open: &dyn Fn(u128) -> bool) -> bool {
+        let nb = self.buckets.len();
+        let (mut fp, mut e) = (fp, entry(fp, level, false) | cost);
+        // The bucket the entry held was just moved out of.
+        let mut from = usize::MAX;
+        for _ in 0..MAX_KICKS {
+            let b1 = home(fp, nb);
+            let b2 = second_bucket(b1, fp, nb);
+            let choices: SmallBuckets = if from == b1 {
+                [Some(b2), None]
+            } else if from == b2 {
+                [Some(b1), None]
+            } else {
+                [Some(b1), Some(b2)]
+            };
+            let with_flag = |e: u128, b: usize| (e & !SECOND) | if b == b2 { SECOND } else { 0 };
+            for b in choices.into_iter().flatten() {
+                if let Some(i) = self.buckets[b].0.iter().position(|&s| s == 0) {
+                    self.buckets[b].0[i] = with_flag(e, b);
+                    self.len += 1;
+                    return true;
+                }
+            }
+            let cheapest = choices
+                .into_iter()
+                .flatten()
+                .flat_map(|b| (0..WAYS).map(move |i| (b, i)))
+                .filter(|&(b, i)| !open(self.buckets[b].0[i] & KEY))
+                .min_by_key(|&(b, i)| self.buckets[b].0[i] & COST);
+            if let Some((b, i)) = cheapest {
+                self.buckets[b].0[i] = with_flag(e, b);
+                return true;
+            }
+            // Every slot open: move one on.
+            self.clock = self.clock.wrapping_add(1);
+            let b = choices[1].unwrap_or(choices[0].expect("a bucket"));
+            let i = (self.clock >> 1) as usize % WAYS;
+            let old = std::mem::replace(&mut self.buckets[b].0[i], with_flag(e, b));
+            fp = full(old, b, nb);
+            e = old;
+            from = b;
+        }
+        false
+    }
+
     /// Records that exploring position `fp` cost about `class` (0 to 3;
     /// the caller's scale), if it is stored and its class is lower. A full
     /// table that replaces entries replaces the lowest class first: a
@@ -789,6 +932,76 @@ mod tests {
             .count();
         assert!(full > 900, "{full}");
         assert_eq!(t.replaced(), 0);
+    }
+
+    /// Shrinking keeps every open entry and, where a new bucket overflows,
+    /// the costliest; forgets the rest; invents nothing; and leaves a
+    /// table that looks up, inserts and replaces as before, within the
+    /// smaller bytes.
+    #[test]
+    fn shrinking_keeps_open_and_costly_entries() {
+        let budget = 4 << 20;
+        let mut t = FingerprintSet::with_budget(budget);
+        let mut all = Vec::new();
+        let n = fill(&mut t, 31, |_, x| all.push(x));
+        assert_eq!(n, all.len());
+        // Every fifth entry costly.
+        for &x in all.iter().filter(|&&x| x % 5 == 0) {
+            t.mark(x, 3);
+        }
+        let open: std::collections::HashSet<u128> = all.iter().copied().step_by(7).collect();
+        let keys: std::collections::HashSet<u128> =
+            open.iter().map(|&f| FingerprintSet::open_key(f)).collect();
+        let is_open = |k: u128| keys.contains(&k);
+        // Too small (under 4,096 buckets), or not smaller: nothing done.
+        assert!(!t.shrink(200 << 10, &is_open));
+        assert!(!t.shrink(t.bytes(), &is_open));
+        assert_eq!(t.len(), n);
+        let target = t.bytes() * 2 / 5;
+        assert!(t.shrink(target, &is_open));
+        assert!(t.bytes() <= target && t.budget_bytes() <= target);
+        let lost = open.iter().filter(|&&f| !t.contains(f)).count();
+        assert_eq!(lost, 0, "open entries forgotten, of {}", open.len());
+        let stored: std::collections::HashSet<u128> =
+            t.entries().expect("large enough").map(|(f, _)| f).collect();
+        assert_eq!(stored.len(), t.len());
+        let inserted: std::collections::HashSet<u128> = all.iter().copied().collect();
+        assert!(
+            stored.iter().all(|f| inserted.contains(f)),
+            "an entry invented"
+        );
+        assert!(all.iter().all(|&x| t.contains(x) == stored.contains(&x)));
+        assert_eq!(t.len() as u64 + t.replaced(), n as u64);
+        // The costly (marked 3, not open) entries are kept well over their
+        // share of the whole (a fifth), as overflowing buckets spare them.
+        let costly = all.iter().filter(|&&x| x % 5 == 0 && !open.contains(&x));
+        let (kept, total) =
+            costly.fold((0, 0), |(k, n), &x| (k + usize::from(t.contains(x)), n + 1));
+        let share = t.len() as f64 / n as f64;
+        assert!(
+            kept as f64 / total as f64 > share + 0.2,
+            "{kept} of {total}, share {share}"
+        );
+        // Kept entries are found as present.
+        assert!(stored
+            .iter()
+            .all(|&f| t.insert_level(f, 0) == Insert::Present));
+        // Full again, it forgets what is not open, and grows no more
+        // (fewer open now: with a third of the slots open, one insertion
+        // in 15,000 finds all eight candidates open).
+        let open: Vec<u128> = open.into_iter().step_by(8).collect();
+        let keys: std::collections::HashSet<u128> =
+            open.iter().map(|&f| FingerprintSet::open_key(f)).collect();
+        let is_open = |k: u128| keys.contains(&k);
+        let bytes = t.bytes();
+        let mut x = 777u128;
+        for _ in 0..n {
+            x = next(x);
+            assert_eq!(t.insert_or_replace(x, 0, &is_open), Insert::New);
+            assert!(t.contains(x));
+        }
+        assert_eq!(t.bytes(), bytes);
+        assert!(open.iter().all(|&f| t.contains(f)));
     }
 
     /// A full table replaces the cheapest entry first: in a one-bucket

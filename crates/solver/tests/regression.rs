@@ -291,6 +291,41 @@ fn a_full_table_forgets_and_decides() {
     assert!(s.peak_memory <= 1 << 20);
 }
 
+/// A search that forgets gives its path room by shrinking the table
+/// (`Searcher::shrink_table`). Chameleon seed 109 is lost, and its search
+/// path runs thousands of positions deep. At 6 MiB a search that only
+/// forgot when full stopped at the memory limit after 565,361 nodes, the
+/// table holding what the path then needed; shrinking the table, it
+/// proves the deal lost.
+#[test]
+fn a_forgetting_search_shrinks_its_table_for_a_deep_path() {
+    let rules: Rules = GameKind::Chameleon.preset(Reading::Standard).unwrap();
+    let layout = Source::Native(109).layout(&rules);
+    let limits = Limits {
+        max_nodes: Some(20_000_000),
+        max_memory: 512 << 20,
+        timeout: None,
+    };
+    let plain = solve(&rules, &layout, &limits).unwrap();
+    assert_eq!(plain.verdict, Verdict::Lost);
+    let limits = Limits {
+        max_memory: 6 << 20,
+        ..limits
+    };
+    let out = solve(&rules, &layout, &limits).unwrap();
+    assert_eq!(out.verdict, Verdict::Unknown(Limit::Memory(6 << 20)));
+    let o = Options {
+        replace_when_full: true,
+        ..Options::default()
+    };
+    let out = solve_with(&rules, &layout, &limits, &o).unwrap();
+    assert_eq!(out.verdict, Verdict::Lost);
+    let s = &out.stats;
+    assert!(s.max_depth > 2_000, "{}", s.max_depth);
+    assert!(s.replaced > 0 && s.peak_memory <= 6 << 20);
+    assert_eq!(s.nodes, 719_805);
+}
+
 /// A search that forgets, saved and resumed: Canfield with runs moving in
 /// any part, seed 479, at 1 MiB with forgetting and one search path,
 /// stopped every 200,000 nodes. Its saved table is fuller than a fresh

@@ -123,6 +123,10 @@ pub struct Stats {
     /// ([`Options::replace_when_full`]); `stored` counts the positions
     /// held at the end.
     pub replaced: u64,
+    /// Times the table shrank to give a deep search path room
+    /// ([`Searcher::shrink_table`]; its forgotten positions are in
+    /// `replaced`).
+    pub shrinks: u64,
     /// Peak bytes of table and paths.
     pub peak_memory: usize,
     /// Deepest path, in search moves.
@@ -141,6 +145,7 @@ impl std::ops::AddAssign for Stats {
         self.splits += o.splits;
         self.dead += o.dead;
         self.replaced += o.replaced;
+        self.shrinks += o.shrinks;
         self.peak_memory = self.peak_memory.max(o.peak_memory);
         self.max_depth = self.max_depth.max(o.max_depth);
         self.elapsed += o.elapsed;
@@ -1392,11 +1397,16 @@ impl<'g> Searcher<'g> {
     /// (not marked, most frames: no trip to the table), 4,096, 262,144,
     /// and more.
     fn release(&mut self, key: u128, cost: u64) {
-        if let Some(open) = &mut self.open {
+        // Marked from the start when the search may forget: the first
+        // shrink ([`Searcher::shrink_table`]) can come before the table has
+        // ever filled, and chooses what to keep by these marks.
+        if self.replace {
             let class = (cost.max(1).ilog2() / 6).min(3) as u8;
             if class > 0 {
                 self.table.mark(key, class);
             }
+        }
+        if let Some(open) = &mut self.open {
             let key = FingerprintSet::open_key(key);
             match open.get_mut(&key) {
                 Some(n) if *n > 1 => *n -= 1,
@@ -1619,16 +1629,26 @@ impl<'g> Searcher<'g> {
         self.rebuilding = true;
         let e = self.enter_or_forget(st, stack);
         self.rebuilding = false;
+        let memory = self.limits.max_memory;
+        let too_big = || {
+            SolveError::Checkpoint(format!(
+                "its positions and paths do not fit in this memory limit ({memory} bytes)"
+            ))
+        };
         match e {
             Enter::Open(f) => {
                 self.hold(f.key);
                 stack.push(f);
+                // A saved path may be deep and the table loaded full (a
+                // table shrunk for a deep path loads into one sized as
+                // usual): the path takes its memory as the search's would.
+                let path = self.path_bytes(stack.capacity());
+                if path > self.path_budget && !self.widen_path(path, stack) {
+                    return Err(too_big());
+                }
                 Ok(())
             }
-            Enter::Full => Err(SolveError::Checkpoint(format!(
-                "its positions and paths do not fit in this memory limit ({} bytes)",
-                self.limits.max_memory
-            ))),
+            Enter::Full => Err(too_big()),
             Enter::Won | Enter::Seen => Err(damaged()),
         }
     }
@@ -1700,7 +1720,10 @@ impl<'g> Searcher<'g> {
     /// The positions of every frame of every path (the running cursor's,
     /// `stack`, and the parked ones'), counted.
     fn open_positions(&self, stack: &[Frame]) -> HashMap<u128, u32, BuildHasherDefault<FpHasher>> {
-        let mut open = HashMap::default();
+        let frames = stack.len() + self.parked.iter().map(|c| c.stack.len()).sum::<usize>();
+        // Sized at once: grown by doubling, it would hold two arrays at a
+        // time when memory is already short (a shrink is on its way).
+        let mut open = HashMap::with_capacity_and_hasher(frames, Default::default());
         let parked = self.parked.iter().flat_map(|c| c.stack.iter());
         for f in stack.iter().chain(parked) {
             *open.entry(FingerprintSet::open_key(f.key)).or_insert(0) += 1;
@@ -2018,6 +2041,10 @@ impl<'g> Searcher<'g> {
             return false;
         }
         self.path_budget = memory - self.table.budget_bytes();
+        self.stats.shrinks += 1;
+        // The table never grows again, and the path keeps what it got: the
+        // best-first probes (`drive_search`) find no memory left for them
+        // from here on, which is where a deal is deep in lost positions.
         true
     }
 

@@ -328,6 +328,51 @@ fn a_forgetting_search_shrinks_its_table_for_a_deep_path() {
     assert_eq!(s.nodes, 721_486);
 }
 
+/// Solves `layout` in sittings of `step` nodes at `memory` bytes, each
+/// saved and resumed by the next, until decided: the outcome, the stops
+/// (each at its node limit, within the memory) and the table shrinks of
+/// all sittings.
+fn sittings(
+    rules: &Rules,
+    layout: &demon_core::Layout,
+    o: &Options,
+    step: u64,
+    memory: usize,
+) -> (demon_solver::Outcome, u64, u64) {
+    let mut saved: Option<Vec<u8>> = None;
+    let (mut stops, mut shrinks) = (0, 0);
+    loop {
+        let limits = Limits {
+            max_nodes: Some(step * (stops + 1)),
+            max_memory: memory,
+            timeout: None,
+        };
+        let mut w = Vec::new();
+        let mut from: Option<&[u8]> = saved.as_deref();
+        let out = demon_solver::solve_resumable(
+            rules,
+            layout,
+            &limits,
+            o,
+            from.as_mut().map(|s| s as &mut dyn std::io::Read),
+            Some(&mut w),
+        )
+        .unwrap();
+        assert!(out.stats.peak_memory <= memory);
+        shrinks += out.stats.shrinks;
+        if !matches!(out.verdict, Verdict::Unknown(_)) {
+            return (out, stops, shrinks);
+        }
+        assert_eq!(
+            out.verdict,
+            Verdict::Unknown(Limit::Nodes(limits.max_nodes.unwrap()))
+        );
+        stops += 1;
+        assert!(stops < 20);
+        saved = Some(w);
+    }
+}
+
 /// The same deal, saved every 150,000 nodes and resumed: the fourth
 /// sitting shrinks its table, and the fifth loads the shrunk table into
 /// one sized as usual and rebuilds the path (3,664 positions deep), which
@@ -341,38 +386,7 @@ fn a_shrunk_search_resumes_from_its_checkpoint() {
         replace_when_full: true,
         ..Options::default()
     };
-    let mut saved: Option<Vec<u8>> = None;
-    let (mut stops, mut shrinks) = (0, 0);
-    let out = loop {
-        let limits = Limits {
-            max_nodes: Some(150_000 * (stops + 1)),
-            max_memory: 6 << 20,
-            timeout: None,
-        };
-        let mut w = Vec::new();
-        let mut from: Option<&[u8]> = saved.as_deref();
-        let out = demon_solver::solve_resumable(
-            &rules,
-            &layout,
-            &limits,
-            &o,
-            from.as_mut().map(|s| s as &mut dyn std::io::Read),
-            Some(&mut w),
-        )
-        .unwrap();
-        assert!(out.stats.peak_memory <= 6 << 20);
-        shrinks += out.stats.shrinks;
-        if !matches!(out.verdict, Verdict::Unknown(_)) {
-            break out;
-        }
-        assert_eq!(
-            out.verdict,
-            Verdict::Unknown(Limit::Nodes(limits.max_nodes.unwrap()))
-        );
-        stops += 1;
-        assert!(stops < 20);
-        saved = Some(w);
-    };
+    let (out, stops, shrinks) = sittings(&rules, &layout, &o, 150_000, 6 << 20);
     assert_eq!(out.verdict, Verdict::Lost);
     assert_eq!((stops, shrinks, out.stats.nodes), (4, 1, 743_877));
 }
@@ -394,33 +408,7 @@ fn a_forgetting_search_resumes_from_its_checkpoint() {
         replace_when_full: true,
         ..Options::default()
     };
-    let mut saved: Option<Vec<u8>> = None;
-    let mut stops = 0;
-    let out = loop {
-        let limits = Limits {
-            max_nodes: Some(200_000 * (stops + 1)),
-            max_memory: 1 << 20,
-            timeout: None,
-        };
-        let mut w = Vec::new();
-        let mut from: Option<&[u8]> = saved.as_deref();
-        let out = demon_solver::solve_resumable(
-            &rules,
-            &layout,
-            &limits,
-            &o,
-            from.as_mut().map(|s| s as &mut dyn std::io::Read),
-            Some(&mut w),
-        )
-        .unwrap();
-        assert!(out.stats.peak_memory <= 1 << 20);
-        if !matches!(out.verdict, Verdict::Unknown(_)) {
-            break out;
-        }
-        stops += 1;
-        assert!(stops < 20);
-        saved = Some(w);
-    };
+    let (out, stops, _) = sittings(&rules, &layout, &o, 200_000, 1 << 20);
     assert_eq!(out.verdict, Verdict::Lost);
     assert_eq!(stops, 4);
     assert_eq!(out.stats.nodes, 912_189);

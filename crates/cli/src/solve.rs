@@ -298,7 +298,7 @@ pub fn run(
             }
             writeln!(
                 out,
-                "nodes {}, positions stored {}, table hits {}, safe moves {}, moves slept {}, positions merged {}, dead ends {}, paths split {}, positions forgotten {}, table shrinks {}, peak memory {:.1} MiB, time {:.3} s ({:.0} nodes/s)",
+                "nodes {}, positions stored {}, table hits {}, safe moves {}, moves slept {}, positions merged {}, dead ends {}, paths split {}, positions forgotten {}, table shrinks {}, rollout nodes {}, peak memory {:.1} MiB, time {:.3} s ({:.0} nodes/s)",
                 stats.nodes,
                 stats.stored,
                 stats.hits,
@@ -309,6 +309,7 @@ pub fn run(
                 stats.splits,
                 stats.replaced,
                 stats.shrinks,
+                stats.rollout_nodes,
                 stats.peak_memory as f64 / (1 << 20) as f64,
                 secs,
                 if secs > 0.0 { stats.nodes as f64 / secs } else { 0.0 }
@@ -335,6 +336,7 @@ pub fn run(
                     "paths_split": stats.splits,
                     "positions_forgotten": stats.replaced,
                     "table_shrinks": stats.shrinks,
+                    "rollout_nodes": stats.rollout_nodes,
                     "peak_memory_bytes": stats.peak_memory,
                     "max_depth": stats.max_depth,
                     "seconds": secs,

@@ -4,7 +4,9 @@
 //! table of canonical fingerprints ([`key`], [`table`]), the K+ view of the
 //! stock, and provably safe foundation moves played without branching
 //! ([`search`]). Every WON it reports comes with a move list that the
-//! independent checker of `demon-core` has replayed to a win. [`reference`]
+//! independent checker of `demon-core` has replayed to a win; nested
+//! rollouts ([`rollout`]) look for wins beside the exhaustive search, on
+//! the deals whose wins it finds late. [`reference`]
 //! is the plain exhaustive search the fast one is tested against.
 
 pub mod checkpoint;
@@ -12,6 +14,7 @@ pub mod class;
 pub mod deadlock;
 pub mod key;
 pub mod reference;
+pub mod rollout;
 pub mod search;
 pub mod shorten;
 pub mod table;

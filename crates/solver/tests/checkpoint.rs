@@ -20,11 +20,16 @@ const MAX_RUNS: usize = 100;
 
 /// One search path, or many that split often (every turn of 32 nodes
 /// once a move has cost 64), so that small deals have cursors split from
-/// split ones when they stop.
+/// split ones when they stop. Without rollouts: they save nothing (a
+/// resumed search's start afresh) and only ever find wins, so they are
+/// not what a checkpoint must keep; with them, a deal they win within
+/// the whole run's nodes can be one the sittings, each too short to reach
+/// a rollout phase, must decide by exhaustive search alone.
 fn options(paths: Paths) -> Options {
     match paths {
         Paths::One => Options {
             cursors: 1,
+            rollouts: false,
             ..Options::default()
         },
         Paths::Many => Options {
@@ -32,6 +37,7 @@ fn options(paths: Paths) -> Options {
             slice: 32,
             split_after: 64,
             split_doubling: false,
+            rollouts: false,
             ..Options::default()
         },
     }

@@ -246,9 +246,11 @@ fn double_easthaven_seed_2_path_widens() {
 
 /// The probes' rounds change weights (`search::Weights::round`): Double
 /// Easthaven seed 17 is won by the second probe (the first with blocked
-/// cards at -4 and unbuilt ones at 0), 404,014 nodes in all; with the
-/// first round's weights in every probe (603e666) it was still unknown at
-/// 2,000,000 nodes.
+/// cards at -4 and unbuilt ones at 0), 404,014 nodes in all (100,000 of
+/// them the first rollout phase's, which took them from the exhaustive
+/// search: the pauses fall at the same total); with the first round's
+/// weights in every probe (603e666) it was still unknown at 2,000,000
+/// nodes.
 #[test]
 fn double_easthaven_seed_17_second_probe_round() {
     let rules: Rules = GameKind::DoubleEasthaven.preset(Reading::Standard).unwrap();
@@ -261,6 +263,7 @@ fn double_easthaven_seed_17_second_probe_round() {
     let out = solve(&rules, &layout, &limits).unwrap();
     assert!(matches!(out.verdict, Verdict::Won(_)));
     assert_eq!(out.stats.nodes, 404_014);
+    assert_eq!(out.stats.rollout_nodes, 100_000);
 }
 
 /// A full table that forgets explored positions still decides

@@ -1,0 +1,125 @@
+//! Nested rollouts (`demon_solver::rollout`): the wins they find are real
+//! (replayed by the checker), they find wins the exhaustive search does not
+//! reach, they stay inside the node limit and their memory, and they are
+//! deterministic.
+
+use demon_core::{GameKind, Reading, Rules, Source};
+use demon_solver::rollout::{rollouts_alone, LINE_BYTES};
+use demon_solver::{solve_with, Limit, Limits, Options, Verdict};
+
+fn toad() -> Rules {
+    GameKind::AmericanToad.preset(Reading::Standard).unwrap()
+}
+
+fn limits(nodes: u64) -> Limits {
+    Limits {
+        max_nodes: Some(nodes),
+        max_memory: 512 << 20,
+        timeout: None,
+    }
+}
+
+fn no_rollouts() -> Options {
+    Options {
+        rollouts: false,
+        ..Options::default()
+    }
+}
+
+/// American Toad seeds 7 and 8: the exhaustive search with its best-first
+/// probes leaves both unknown at 1,000,000 nodes; with rollouts (after
+/// the first pause at 100,000 search nodes and the first probe's 50,000)
+/// seed 7 is won by the first phase's level 1 rollout, 161,305 nodes in
+/// all (11,305 of them rollout moves), and seed 8 by the second phase's
+/// level 2 rollout, 686,418 nodes (286,418). `solve_with` replays each
+/// win with the independent checker before it reports it.
+#[test]
+fn rollouts_win_american_toad_deals_the_search_leaves_unknown() {
+    let rules = toad();
+    for (seed, nodes, rollout_nodes) in [(7u64, 161_305u64, 11_305u64), (8, 686_418, 286_418)] {
+        let layout = Source::Native(seed).layout(&rules);
+        let out = solve_with(&rules, &layout, &limits(1_000_000), &no_rollouts()).unwrap();
+        assert_eq!(
+            out.verdict,
+            Verdict::Unknown(Limit::Nodes(1_000_000)),
+            "seed {seed}"
+        );
+        assert_eq!(out.stats.rollout_nodes, 0);
+        let out = solve_with(&rules, &layout, &limits(1_000_000), &Options::default()).unwrap();
+        assert!(matches!(out.verdict, Verdict::Won(_)), "seed {seed}");
+        assert_eq!(
+            (out.stats.nodes, out.stats.rollout_nodes),
+            (nodes, rollout_nodes),
+            "seed {seed}"
+        );
+    }
+}
+
+/// A node limit that falls inside a rollout phase stops it there exactly.
+#[test]
+fn rollouts_stop_at_the_node_limit() {
+    let rules = toad();
+    let layout = Source::Native(8).layout(&rules);
+    for n in [150_001u64, 157_777, 400_000, 600_000] {
+        let out = solve_with(&rules, &layout, &limits(n), &Options::default()).unwrap();
+        assert_eq!(out.verdict, Verdict::Unknown(Limit::Nodes(n)));
+        assert_eq!(out.stats.nodes, n);
+        assert!(out.stats.rollout_nodes > 0, "{n}");
+    }
+}
+
+/// The same search twice gives the same line and the same counts.
+#[test]
+fn rollouts_are_deterministic() {
+    let rules = toad();
+    let layout = Source::Native(8).layout(&rules);
+    let a = solve_with(&rules, &layout, &limits(1_000_000), &Options::default()).unwrap();
+    let b = solve_with(&rules, &layout, &limits(1_000_000), &Options::default()).unwrap();
+    assert_eq!(a.verdict, b.verdict);
+    assert_eq!(a.stats.nodes, b.stats.nodes);
+}
+
+/// The playouts' memory may be tiny (emptied every few playouts) or
+/// absent: the lines read back from it stay legal, and the wins replay
+/// (`rollouts_alone` asserts it). With no memory for playouts seed 8
+/// takes more moves than with it.
+#[test]
+fn rollouts_win_with_little_playout_memory() {
+    let rules = toad();
+    let layout = Source::Native(8).layout(&rules);
+    let (won, roomy, _) = rollouts_alone(&rules, &layout, 64 << 20, 400_000, 4);
+    assert!(won.is_some());
+    for bytes in [LINE_BYTES, LINE_BYTES + 128 * 40, LINE_BYTES + 128 * 2_000] {
+        let (won, moves, _) = rollouts_alone(&rules, &layout, bytes, 20_000_000, 1);
+        assert!(won.is_some(), "{bytes}");
+        if bytes == LINE_BYTES {
+            assert!(moves > roomy, "{moves} against {roomy}");
+        }
+    }
+}
+
+/// Rollouts only ever report wins: on a lost deal (Canfield with runs
+/// moving in any part, seed 479) the verdict and the positions stored are
+/// those of the search without them, which is unchanged by them. Their
+/// cost: two phases of 100,000 and 400,000 moves, 585,689 nodes without
+/// them against 1,085,695 with them.
+#[test]
+fn rollouts_leave_a_lost_deal_lost() {
+    let rules = Rules::resolve(
+        GameKind::Canfield,
+        Reading::Standard,
+        &demon_core::RuleOverrides {
+            group_moves: Some(demon_core::rules::GroupMoves::Any),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let layout = Source::Native(479).layout(&rules);
+    let a = solve_with(&rules, &layout, &limits(5_000_000), &no_rollouts()).unwrap();
+    let b = solve_with(&rules, &layout, &limits(5_000_000), &Options::default()).unwrap();
+    assert_eq!(a.verdict, Verdict::Lost);
+    assert_eq!(b.verdict, Verdict::Lost);
+    assert_eq!(a.stats.stored, b.stats.stored);
+    assert_eq!(a.stats.nodes, 585_689);
+    assert_eq!((b.stats.nodes, b.stats.rollout_nodes), (1_085_695, 500_000));
+}

@@ -65,10 +65,15 @@ fn exact(st: &State) -> u128 {
 /// Value of the best line found so far, or of a won position.
 const WON: i64 = i64::MAX;
 
-/// The longest playout, in moves: a bound on a line's length (and on the
-/// positions a line holds in its set), far beyond any game's win (the
-/// longest wins found are about 1,000 moves, on Double Easthaven).
+/// The most moves a playout plays, and the most a rollout of each level
+/// plays itself (so the line set holds at most (4 + 1) times this many
+/// positions; a reported line, the levels' moves and a playout's read
+/// back, is longer): far beyond any game's win (the longest wins found
+/// are about 1,000 moves, on Double Easthaven).
 const MAX_LINE: usize = 4_000;
+
+/// The most kept steps [`Rollouts::follow`] reads back at once.
+const MAX_FOLLOW: usize = 4 * MAX_LINE;
 
 /// Highest level [`Rollouts::phase`] climbs to. Rollouts are
 /// deterministic, so once a rollout of this level has ended without a win
@@ -77,9 +82,11 @@ const MAX_LINE: usize = 4_000;
 /// 15 M moves, seed 3's level 4 took 861 M.)
 const TOP_LEVEL: u32 = 4;
 
-/// Bytes the rollouts hold besides the playouts' memory, at most: the
-/// positions of the lines ((4 + 1) levels of at most 4,000 positions, in
-/// a hash set) and the lines' steps.
+/// Bytes the rollouts hold besides the playouts' memory: the positions
+/// of the lines ((4 + 1) levels of at most 4,000 positions, in a hash
+/// set: about 0.7 MiB) and the lines' steps (a few of at most about
+/// 40,000 steps of 10 bytes a level, with [`MAX_FOLLOW`]: some 0.1 MiB in
+/// the wins found, of about 300 to 1,000 steps).
 pub const LINE_BYTES: usize = 2 << 20;
 /// Bytes an entry of the playouts' memory ([`Rollouts::playout`]) may
 /// take: 48 for key, value and step, one control byte, and room for a
@@ -187,7 +194,16 @@ impl<'g> Rollouts<'g> {
             self.line.insert(fp);
             match self.nested(&st, self.level) {
                 Err(Stopped) => return None,
-                Ok((v, line)) if v == WON => return Some(self.core_moves(&line)),
+                Ok((v, line)) if v == WON => {
+                    if let Some(moves) = self.core_moves(&line) {
+                        return Some(moves);
+                    }
+                    // Not a win after all (a line read back cut short, or
+                    // a hash collision): nothing to report at this level.
+                    self.done = self.level == TOP_LEVEL;
+                    self.level = (self.level + 1).min(TOP_LEVEL);
+                    return None;
+                }
                 Ok(_) if self.level == TOP_LEVEL => {
                     self.done = true;
                     return None;
@@ -294,11 +310,16 @@ impl<'g> Rollouts<'g> {
         self.last_steps.extend(walk.iter().map(|&(_, s)| s));
         self.last_end = kept.then_some(st);
         if self.ends.len() + walk.len() + 1 > self.ends_cap {
-            // Read the kept steps this playout ended on before they go.
+            // Read the kept steps this playout ended on before they go; its
+            // own steps are then not kept either, as the last of them
+            // leads to a position no longer kept (a later playout could
+            // keep it with a step leading back into them: a circle).
             if let Some(end) = self.last_end.take() {
                 let mut tail = std::mem::take(&mut self.last_steps);
                 self.follow(end, &mut tail);
                 self.last_steps = tail;
+                self.ends.clear();
+                return Ok(v);
             }
             self.ends.clear();
             if walk.len() + 1 > self.ends_cap {
@@ -323,9 +344,15 @@ impl<'g> Rollouts<'g> {
         }
     }
 
-    /// The kept steps from `st` on, appended to `out`.
+    /// The kept steps from `st` on, appended to `out`; at most
+    /// [`MAX_FOLLOW`] of them (they form no circle, but a bound does not
+    /// rest on that argument; a line cut short is no win, see
+    /// [`Rollouts::core_moves`]).
     fn follow(&mut self, mut st: State, out: &mut Vec<Step>) {
-        while let Some(&(_, Some(s))) = self.ends.get(&exact(&st)) {
+        for _ in 0..MAX_FOLLOW {
+            let Some(&(_, Some(s))) = self.ends.get(&exact(&st)) else {
+                return;
+            };
             out.push(s);
             if let Some(t) = s.talon {
                 self.g.set_talon_state(&mut st, t);
@@ -413,28 +440,35 @@ impl<'g> Rollouts<'g> {
     }
 
     /// The core moves of `line` from the deal: the safe moves played on
-    /// arrival, and the stock turns of each K+ waste play, spelled out.
-    fn core_moves(&mut self, line: &[Step]) -> Vec<Move> {
+    /// arrival, and the stock turns of each K+ waste play, spelled out;
+    /// `None` unless they are legal and win (the solver then replays them
+    /// with the independent checker too).
+    fn core_moves(&mut self, line: &[Step]) -> Option<Vec<Move>> {
         let g = self.g;
         let mut st = g.initial();
         let mut out = Vec::new();
         self.autos.clear();
         play_safe_moves(g, &mut st, &mut self.autos);
         out.extend(self.autos.iter().map(|&(m, _)| m));
+        let mut reach = SmallVec::new();
         for s in line {
             if let Some(t) = s.talon {
+                g.waste_reach(&st, &mut reach);
+                if !reach.iter().any(|r| (r.pos, r.passes) == t) {
+                    return None;
+                }
                 for m in g.stock_moves_between(&st, t) {
                     g.play(&mut st, m);
                     out.push(m);
                 }
             }
-            g.play(&mut st, s.mv);
+            g.try_play(&mut st, s.mv).ok()?;
             out.push(s.mv);
             self.autos.clear();
             play_safe_moves(g, &mut st, &mut self.autos);
             out.extend(self.autos.iter().map(|&(m, _)| m));
         }
-        out
+        g.is_won(&st).then_some(out)
     }
 }
 

@@ -229,8 +229,10 @@ pub struct Options {
     pub waste_bound: bool,
     /// Run nested rollouts ([`crate::rollout`]) at the search's pauses,
     /// beside its best-first probes: they look for a win only, and take
-    /// about a quarter of a long search's nodes (on by default; off for
-    /// comparison, or to spend every node on a deal believed lost).
+    /// about half a long search's nodes until they have run out of levels
+    /// (on by default; off for comparison, or to spend every node on a
+    /// deal believed lost). They hold a sixteenth of the memory limit (at
+    /// most 64 MiB, none below 32 MiB), set aside from the start.
     pub rollouts: bool,
     /// When the table is full, forget finished positions to store new
     /// ones instead of stopping UNKNOWN (off by default). The verdict stays
@@ -443,6 +445,15 @@ fn drive(
         }
     }
     dfs.turn_end = dfs.slice;
+    if dfs.rollouts {
+        // The rollouts' memory is set aside before the table grows, so that
+        // table, paths and rollouts together stay inside the limit.
+        let bytes = rollout_bytes(limits.max_memory);
+        let table = dfs.table.budget_bytes().saturating_sub(bytes);
+        if bytes > 0 && dfs.table.lower_budget(table) {
+            dfs.reserved = bytes;
+        }
+    }
     if let Some(r) = resume {
         dfs.load(r)?;
     }
@@ -462,9 +473,7 @@ fn drive_search(game: &Game, limits: &Limits, dfs: &mut Searcher) -> Outcome {
     let mut pause = first.saturating_add(FIRST_PAUSE);
     let mut probe = FIRST_PROBE;
     let mut round = 0usize;
-    let mut rollouts = dfs
-        .rollouts
-        .then(|| Rollouts::new(game, rollout_bytes(limits.max_memory)));
+    let mut rollouts = (dfs.reserved > 0).then(|| Rollouts::new(game, dfs.reserved));
     loop {
         if let Some(verdict) = dfs.search_until(pause) {
             return Outcome {
@@ -485,7 +494,7 @@ fn drive_search(game: &Game, limits: &Limits, dfs: &mut Searcher) -> Outcome {
         let probe_memory = (limits.max_memory / 4).min(
             limits
                 .max_memory
-                .saturating_sub(dfs.table.bytes() + dfs.path_budget),
+                .saturating_sub(dfs.table.bytes() + dfs.path_budget + dfs.reserved),
         );
         if probe_memory < MIN_PROBE_MEMORY {
             pause = pause.saturating_mul(4);
@@ -536,11 +545,12 @@ fn drive_search(game: &Game, limits: &Limits, dfs: &mut Searcher) -> Outcome {
 /// pause after `sitting` nodes of this sitting (a resumed search's
 /// rollouts start afresh: nothing of theirs is saved), when they are on.
 /// Its budget is `sitting` moves (never past the node limit), and its
-/// moves count as nodes: as the
-/// pauses are 4 times apart, rollouts and exhaustive search share a long
-/// search's nodes about evenly, so neither costs the other more than
-/// about twice the nodes it would take alone. A win it finds is checked
-/// by the caller like any other.
+/// moves count as nodes: as the pauses are 4 times apart, rollouts and
+/// exhaustive search share a long search's nodes roughly evenly (a
+/// search that ends just after a pause has paid up to twice its own
+/// nodes to rollouts; once they have run out of levels they cost
+/// nothing more). A win it finds is checked by the caller like any
+/// other.
 ///
 /// Why an even share (2 M nodes a deal, seeds 1-N, against no rollouts;
 /// a quarter share in brackets): American Toad 1-50 at 5 M nodes won 29
@@ -558,11 +568,7 @@ fn rollout_phase(
     let left = limits
         .max_nodes
         .map_or(u64::MAX, |n| n.saturating_sub(dfs.stats.nodes));
-    let free = limits
-        .max_memory
-        .saturating_sub(dfs.table.bytes() + dfs.path_budget);
-    let bytes = rollout_bytes(limits.max_memory);
-    if left == 0 || bytes == 0 || free < bytes {
+    if left == 0 {
         return None;
     }
     let before = r.moves;
@@ -573,7 +579,11 @@ fn rollout_phase(
     );
     dfs.stats.nodes += r.moves - before;
     dfs.stats.rollout_nodes += r.moves - before;
-    dfs.stats.peak_memory = dfs.stats.peak_memory.max(dfs.table.bytes() + bytes);
+    let path = dfs.path_bytes(dfs.stack.capacity());
+    dfs.stats.peak_memory = dfs
+        .stats
+        .peak_memory
+        .max(dfs.table.bytes() + path + dfs.reserved);
     dfs.stats.elapsed = dfs.before + dfs.start.elapsed();
     found
 }
@@ -1148,6 +1158,9 @@ struct Searcher<'g> {
     waste_bound: bool,
     /// [`Options::rollouts`].
     rollouts: bool,
+    /// Memory kept for the rollouts ([`rollout_bytes`]) from the start,
+    /// out of the table's and the paths' share of the limit.
+    reserved: usize,
     /// Core moves from the deal to the position of the running cursor's
     /// first frame (empty for the first cursor, which starts at the deal).
     prefix: Option<Rc<Prefix>>,
@@ -1313,6 +1326,7 @@ impl<'g> Searcher<'g> {
             dead_cache: crate::deadlock::Chains::with_bytes(memory / 64),
             waste_bound: false,
             rollouts: false,
+            reserved: 0,
             arena: Vec::new(),
             scratch: SmallVec::new(),
             class: ClassFinder::default(),
@@ -2093,7 +2107,7 @@ impl<'g> Searcher<'g> {
     /// had only its fixed 256 MiB), and a table that needs the memory
     /// gets it whenever the path does not.
     fn widen_path(&mut self, path: usize, stack: &Vec<Frame>) -> bool {
-        let memory = self.limits.max_memory;
+        let memory = self.limits.max_memory - self.reserved;
         let free = memory.saturating_sub(self.table.bytes());
         let want = (2 * path).max(path + (64 << 20)).min(free);
         if want > path && self.table.lower_budget(memory - want) {
@@ -2114,7 +2128,7 @@ impl<'g> Searcher<'g> {
     /// 4 GiB at 69.5 M nodes with its path 2.1 M frames deep (939 MB)
     /// beside a 3.5 GB table, nothing forgotten yet.
     fn shrink_table(&mut self, stack: &Vec<Frame>) -> bool {
-        let memory = self.limits.max_memory;
+        let memory = self.limits.max_memory - self.reserved;
         if self.open.is_none() {
             // The positions the table must keep; counted in the path.
             self.open = Some(self.open_positions(stack));
@@ -2149,7 +2163,10 @@ impl<'g> Searcher<'g> {
             return Some(Limit::Memory(self.limits.max_memory));
         }
         if self.stats.nodes.is_multiple_of(CLOCK_EVERY) {
-            self.stats.peak_memory = self.stats.peak_memory.max(self.table.bytes() + path);
+            self.stats.peak_memory = self
+                .stats
+                .peak_memory
+                .max(self.table.bytes() + path + self.reserved);
             if let Some(t) = self.limits.timeout {
                 if self.start.elapsed() >= t {
                     return Some(Limit::Time(t));

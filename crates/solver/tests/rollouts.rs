@@ -123,3 +123,26 @@ fn rollouts_leave_a_lost_deal_lost() {
     assert_eq!(a.stats.nodes, 585_689);
     assert_eq!((b.stats.nodes, b.stats.rollout_nodes), (1_085_695, 500_000));
 }
+
+/// The rollouts' memory is set aside from the start: table, paths and
+/// rollouts together stay inside the limit (American Toad seed 1, which
+/// fills a small table). Below 32 MiB rollouts do not run.
+#[test]
+fn rollouts_stay_inside_the_memory_limit() {
+    let rules = toad();
+    let layout = Source::Native(1).layout(&rules);
+    for (memory, runs) in [(24usize << 20, false), (48 << 20, true), (512 << 20, true)] {
+        let limits = Limits {
+            max_nodes: Some(3_000_000),
+            max_memory: memory,
+            timeout: None,
+        };
+        let out = solve_with(&rules, &layout, &limits, &Options::default()).unwrap();
+        assert!(
+            out.stats.peak_memory <= memory,
+            "{memory}: {}",
+            out.stats.peak_memory
+        );
+        assert_eq!(out.stats.rollout_nodes > 0, runs, "{memory}");
+    }
+}

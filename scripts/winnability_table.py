@@ -101,9 +101,10 @@ def solve(v, seeds, jobs, memory, out, version):
            "--max-nodes", str(nodes), "--jobs", str(jobs), "--max-memory", memory,
            "--csv", report,
            # The reports were made with one search path (before demon had
-           # several): extending them with more would mix two kinds of
-           # unknown, and `demon batch --resume` refuses it.
-           "--cursors", "1"]
+           # several) and without rollouts (before demon had them):
+           # extending them otherwise would mix two kinds of unknown, and
+           # `demon batch --resume` refuses it.
+           "--cursors", "1", "--no-rollouts"]
     if os.path.exists(report):
         cmd.append("--resume")
     print("$", " ".join(cmd[1:]), flush=True)

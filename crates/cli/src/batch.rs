@@ -248,7 +248,8 @@ impl<'a> RunArgs<'a> {
 /// The limits and search options that decide which deals end unknown, as
 /// a resumed report must share them. The number of search paths is named
 /// unless it is 1, so that the reports made before there were several
-/// (`results/`) resume with `--cursors 1`, as they were made.
+/// (`results/`) resume with `--cursors 1`, as they were made; rollouts
+/// are named when on, so that those reports resume with `--no-rollouts`.
 fn settings(job: &Job) -> String {
     let l = &job.limits;
     let mut s = format!(
@@ -274,6 +275,9 @@ fn settings(job: &Job) -> String {
     }
     if job.options.replace_when_full {
         s += " forget-when-full";
+    }
+    if job.options.rollouts {
+        s += " rollouts=on";
     }
     s
 }

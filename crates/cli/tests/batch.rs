@@ -178,7 +178,12 @@ fn bad_batch_input_is_a_clear_error_and_damages_nothing() {
     // unknown at a node limit depends on it.
     resume_refused(
         &["canfield", "--ranks", "6", "--cursors", "1"],
-        "cursors=4096\n  run:    max-nodes=",
+        "cursors=4096 rollouts=on\n  run:    max-nodes=",
+    );
+    // Nor with rollouts turned off (they decide deals under a node limit).
+    resume_refused(
+        &["canfield", "--ranks", "6", "--no-rollouts"],
+        "rollouts=on\n  run:    max-nodes=",
     );
     let o = demon(&[
         "batch", "canfield", "--ranks", "6", "--seeds", "1..8", "--csv", &c,

@@ -512,33 +512,32 @@ fn drive_search(game: &Game, limits: &Limits, dfs: &mut Searcher) -> Outcome {
         dfs.stats.nodes += nodes;
         dfs.stats.peak_memory = dfs.stats.peak_memory.max(dfs.table.bytes() + probe_bytes);
         dfs.stats.elapsed = dfs.before + dfs.start.elapsed();
-        if let Some(moves) = found {
-            return Outcome {
-                verdict: Verdict::Won(moves),
-                stats: dfs.stats,
-            };
+        if let Some(out) = after_probe(found, limits, &dfs.stats) {
+            return out;
         }
-        if let Some(n) = limits.max_nodes.filter(|&n| dfs.stats.nodes >= n) {
-            return Outcome {
-                verdict: Verdict::Unknown(Limit::Nodes(n)),
-                stats: dfs.stats,
-            };
-        }
-        if let Some(moves) = rollout_phase(limits, dfs, &mut rollouts, pause - first) {
-            return Outcome {
-                verdict: Verdict::Won(moves),
-                stats: dfs.stats,
-            };
-        }
-        if let Some(n) = limits.max_nodes.filter(|&n| dfs.stats.nodes >= n) {
-            return Outcome {
-                verdict: Verdict::Unknown(Limit::Nodes(n)),
-                stats: dfs.stats,
-            };
+        let found = rollout_phase(limits, dfs, &mut rollouts, pause - first);
+        if let Some(out) = after_probe(found, limits, &dfs.stats) {
+            return out;
         }
         pause = pause.saturating_mul(4);
         probe = probe.saturating_mul(2);
     }
+}
+
+/// The outcome after a probe or a rollout phase that found `found`: WON
+/// with its moves, UNKNOWN if the node limit is reached, or `None` to go
+/// on searching.
+fn after_probe(found: Option<Vec<Move>>, limits: &Limits, stats: &Stats) -> Option<Outcome> {
+    let verdict = match found {
+        Some(moves) => Verdict::Won(moves),
+        None => Verdict::Unknown(Limit::Nodes(
+            limits.max_nodes.filter(|&n| stats.nodes >= n)?,
+        )),
+    };
+    Some(Outcome {
+        verdict,
+        stats: *stats,
+    })
 }
 
 /// Runs a phase of nested rollouts ([`crate::rollout`]) at the search's

@@ -230,14 +230,21 @@ impl<'g> Rollouts<'g> {
         Ok(())
     }
 
+    /// Plays step `s` and the safe moves after it, counting a move.
     fn apply(&mut self, st: &mut State, s: Step) {
+        self.play_step(st, s);
+        self.moves += 1;
+    }
+
+    /// Plays step `s` (turning the talon first for a K+ waste play) and
+    /// the safe moves after it.
+    fn play_step(&mut self, st: &mut State, s: Step) {
         if let Some(t) = s.talon {
             self.g.set_talon_state(st, t);
         }
         self.g.play(st, s.mv);
         self.autos.clear();
         play_safe_moves(self.g, st, &mut self.autos);
-        self.moves += 1;
     }
 
     /// The steps of `st`, in the search's order.
@@ -354,12 +361,7 @@ impl<'g> Rollouts<'g> {
                 return;
             };
             out.push(s);
-            if let Some(t) = s.talon {
-                self.g.set_talon_state(&mut st, t);
-            }
-            self.g.play(&mut st, s.mv);
-            self.autos.clear();
-            play_safe_moves(self.g, &mut st, &mut self.autos);
+            self.play_step(&mut st, s);
         }
     }
 
@@ -374,16 +376,13 @@ impl<'g> Rollouts<'g> {
         let mut played: Vec<Step> = Vec::new();
         let mut added: Vec<u128> = Vec::new();
         let mut best: (i64, Vec<Step>) = (value(self.g, &st), Vec::new());
-        let result = loop {
+        let result = 'line: loop {
             if best.0 == WON || self.g.is_won(&st) || played.len() >= MAX_LINE {
                 break Ok(());
             }
             for s in self.steps(&st) {
                 if let Err(e) = self.check() {
-                    for fp in &added {
-                        self.line.remove(fp);
-                    }
-                    return Err(e);
+                    break 'line Err(e);
                 }
                 let mut c = st.clone();
                 self.apply(&mut c, s);
@@ -391,22 +390,21 @@ impl<'g> Rollouts<'g> {
                 if !self.line.insert(fp) {
                     continue;
                 }
-                let r = self.nested(&c, level - 1);
-                let (v, mut line) = match r {
-                    Ok(x) => x,
-                    Err(e) => {
-                        self.line.remove(&fp);
-                        for fp in &added {
-                            self.line.remove(fp);
-                        }
-                        return Err(e);
+                let mut r = self.nested(&c, level - 1);
+                // A better line, or one as good that goes on from here
+                // where the best so far ends.
+                let better = |v: i64| v > best.0 || (v == best.0 && best.1.len() <= played.len());
+                if let Ok((v, line)) = &mut r {
+                    if level == 1 && better(*v) {
+                        self.last_line(line);
                     }
-                };
-                if level == 1 && (v > best.0 || (v == best.0 && best.1.len() <= played.len())) {
-                    self.last_line(&mut line);
                 }
                 self.line.remove(&fp);
-                if v > best.0 || (v == best.0 && best.1.len() <= played.len()) {
+                let (v, line) = match r {
+                    Ok(x) => x,
+                    Err(e) => break 'line Err(e),
+                };
+                if better(v) {
                     let mut full = played.clone();
                     full.push(s);
                     full.extend(line);

@@ -436,7 +436,6 @@ fn drive(
     dfs.split_doubling = options.split_doubling;
     dfs.deadlock = options.deadlock;
     dfs.waste_bound = options.waste_bound;
-    dfs.rollouts = options.rollouts;
     dfs.replace = options.replace_when_full;
     dfs.stop = options.stop;
     if let Some(b) = options.table_bytes {
@@ -445,7 +444,7 @@ fn drive(
         }
     }
     dfs.turn_end = dfs.slice;
-    if dfs.rollouts {
+    if options.rollouts {
         // The rollouts' memory is set aside before the table grows, so that
         // table, paths and rollouts together stay inside the limit.
         let bytes = rollout_bytes(limits.max_memory);
@@ -1155,8 +1154,6 @@ struct Searcher<'g> {
     dead_cache: crate::deadlock::Chains,
     /// [`Options::waste_bound`].
     waste_bound: bool,
-    /// [`Options::rollouts`].
-    rollouts: bool,
     /// Memory kept for the rollouts ([`rollout_bytes`]) from the start,
     /// out of the table's and the paths' share of the limit.
     reserved: usize,
@@ -1324,7 +1321,6 @@ impl<'g> Searcher<'g> {
             // A 64th of the memory at most, for dead-end answers.
             dead_cache: crate::deadlock::Chains::with_bytes(memory / 64),
             waste_bound: false,
-            rollouts: false,
             reserved: 0,
             arena: Vec::new(),
             scratch: SmallVec::new(),

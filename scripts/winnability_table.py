@@ -7,6 +7,7 @@ raw per-deal reports.
     python3 scripts/winnability_table.py --seeds 20000   # more seeds (reports are extended)
     python3 scripts/winnability_table.py --only canfield-any,storehouse-pysolfc
     python3 scripts/winnability_table.py --table-only    # just rebuild the table from the reports
+    python3 scripts/winnability_table.py --only canfield-published --retry 30M   # settle unknown deals at 30 M nodes
 
 Each variant's deals go through `demon batch ... --csv results/winnability/NAME.csv
 --resume`, so an interrupted run (Ctrl-C, a kill, the end of a session)
@@ -14,7 +15,11 @@ continues where it stopped, and a larger --seeds extends the reports. Deals
 are limited by nodes, not time, so every verdict is reproducible on any
 machine and under any load: UNKNOWN means "not decided within the node
 limit", and the table shows the interval that holds whatever the unknown
-deals are.
+deals are. With `--retry N`, a variant's unknown deals are then solved again
+at N nodes (`demon batch --retry-unknown NAME.csv --csv NAME.retry.csv`,
+resumable the same way, with demon's default search settings), and the table
+reads each report with its retry folded in (`demon merge NAME.csv --retried
+NAME.retry.csv`).
 
 Needs only the Rust toolchain and Python 3 (standard library).
 """
@@ -121,6 +126,62 @@ def solve(v, seeds, jobs, memory, out, version):
         sys.exit(f"demon batch failed for {name} (exit {r.returncode})")
 
 
+def retry(v, nodes, jobs, memory, out, version):
+    """Solves the unknown deals of a variant's report again at `nodes` nodes,
+    into NAME.retry.csv (resumed when it exists)."""
+    name, game, opts, _, _ = v
+    report = os.path.join(out, name + ".csv")
+    if not os.path.exists(report):
+        sys.exit(f"{name}: no report to retry ({report}); solve it first")
+    retried = os.path.join(out, name + ".retry.csv")
+    versions = os.path.join(out, name + ".versions")
+    seen = open(versions).read().split() if os.path.exists(versions) else []
+    if version not in seen:
+        with open(versions, "a") as f:
+            f.write(version + "\n")
+    cmd = [DEMON, "batch", game, *opts.split(), "--retry-unknown", report,
+           "--max-nodes", nodes, "--jobs", str(jobs), "--max-memory", memory, "--csv", retried]
+    if os.path.exists(retried):
+        cmd.append("--resume")
+    print("$", " ".join(cmd[1:]), flush=True)
+    start = datetime.datetime.now(datetime.timezone.utc)
+    r = subprocess.run(cmd, cwd=ROOT)
+    wall = (datetime.datetime.now(datetime.timezone.utc) - start).total_seconds()
+    with open(os.path.join(out, "runs.log"), "a") as f:
+        f.write(f"{start:%Y-%m-%dT%H:%M:%SZ} {name}.retry commit={version} jobs={jobs} "
+                f"wall={wall:.0f}s exit={r.returncode}\n")
+    if r.returncode == 130:
+        sys.exit("interrupted: run the script again to continue")
+    if r.returncode != 0:
+        sys.exit(f"demon batch --retry-unknown failed for {name} (exit {r.returncode})")
+
+
+def retry_limit(out, name):
+    """The node limit of a variant's retry report, or None when it has none."""
+    run_file = os.path.join(out, name + ".retry.csv.run")
+    if not os.path.exists(run_file):
+        return None
+    for field in open(run_file).read().split():
+        if field.startswith("max-nodes="):
+            return int(field.removeprefix("max-nodes="))
+    return None
+
+
+def report_with_retry(out, name, tmp):
+    """The variant's report with its retry folded in (a merged copy in
+    `tmp`), or the report itself when it has no retry."""
+    path = os.path.join(out, name + ".csv")
+    retried = os.path.join(out, name + ".retry.csv")
+    if not os.path.exists(retried):
+        return path
+    merged = os.path.join(tmp, name + ".csv")
+    r = subprocess.run([READER, "merge", path, "--retried", retried, "--csv", merged],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"cannot fold {retried} into {path}: {r.stderr.strip()}")
+    return merged
+
+
 def summary(path):
     r = subprocess.run([READER, "merge", path, "--format", "json"],
                        capture_output=True, text=True)
@@ -165,13 +226,19 @@ def agreement(s, pub):
 
 
 def table(out, seeds):
+    with tempfile.TemporaryDirectory() as tmp:
+        table_in(out, seeds, tmp)
+
+
+def table_in(out, seeds, tmp):
     rows = []
+    reports = {}
     for v in VARIANTS:
         name, game, opts, nodes, pub = v
-        path = os.path.join(out, name + ".csv")
-        if not os.path.exists(path):
+        if not os.path.exists(os.path.join(out, name + ".csv")):
             continue
-        s = summary(path)
+        reports[name] = report_with_retry(out, name, tmp)
+        s = summary(reports[name])
         if s is None:
             continue
         rows.append((v, s))
@@ -185,7 +252,7 @@ def table(out, seeds):
         pass
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     csv_lines = ["variant,game,options,rules,seeds,deals,won,lost,unknown,win_rate,ci95_low,ci95_high,"
-                 "all_deals_ci95_low,all_deals_ci95_high,node_limit,mean_seconds,p99_seconds,max_seconds,"
+                 "all_deals_ci95_low,all_deals_ci95_high,node_limit,retry_node_limit,mean_seconds,p99_seconds,max_seconds,"
                  "nodes_per_second,bytes_per_position,"
                  "published,published_half_width,published_source,agrees"]
     md = [
@@ -200,6 +267,9 @@ def table(out, seeds):
         "for the win rate of all deals whatever the unknown ones turn out to be (from its lower end "
         "with every unknown lost to its upper end with every unknown won). A deal is unknown when "
         "the node limit stopped its search: node limits (not time) keep every verdict reproducible. "
+        "Where the node limit names a second figure, the deals unknown at the first were solved again "
+        "at the second (`NAME.retry.csv`, folded in with `demon merge NAME.csv --retried NAME.retry.csv`); "
+        "the time and speed columns then cover both runs. "
         "Mnodes/s: nodes over time for the whole report. B/position: peak memory over positions "
         "stored, for the deal that stored the most (small searches are dominated by fixed buffers).",
         "",
@@ -226,14 +296,16 @@ def table(out, seeds):
         bpp = bytes_per_position(s)
         vf = os.path.join(out, name + ".versions")
         solved_by[name] = open(vf).read().split() if os.path.exists(vf) else []
+        rl = retry_limit(out, name)
+        limit = f"{nodes:,}" if rl is None else f"{nodes:,}, then {rl:,}"
         md.append(f"| {name} | `{(game + ' ' + opts).strip()}` | {s['deals']}{partial} | {s['won']} | "
-                  f"{s['lost']} | {s['unknown']} | {rate} | {alls} | {nodes:,} | {s['seconds']['mean']:.3f} | "
+                  f"{s['lost']} | {s['unknown']} | {rate} | {alls} | {limit} | {s['seconds']['mean']:.3f} | "
                   f"{s['seconds']['max']:.1f} | {rate_ns / 1e6:.2f} | {bpp:.0f} | {p} | {agree} |")
         csv_lines.append(",".join([
             name, game, f'"{opts}"', f'"{s["rules"]}"', f"1..{seeds}", str(s["deals"]), str(s["won"]),
             str(s["lost"]), str(s["unknown"]),
             "" if wr is None else f"{wr:.6f}", "" if ci is None else f"{ci[0]:.6f}",
-            "" if ci is None else f"{ci[1]:.6f}", f"{al[0]:.6f}", f"{al[1]:.6f}", str(nodes),
+            "" if ci is None else f"{ci[1]:.6f}", f"{al[0]:.6f}", f"{al[1]:.6f}", str(nodes), "" if rl is None else str(rl),
             f"{s['seconds']['mean']:.4f}", f"{s['seconds']['p99']:.4f}", f"{s['seconds']['max']:.4f}",
             f"{rate_ns:.0f}", f"{bpp:.1f}",
             "" if not pub else f"{pub[0]}", "" if not pub or pub[1] is None else f"{pub[1]}",
@@ -241,7 +313,7 @@ def table(out, seeds):
         ]))
     # The first thousand seeds on their own: the solver's targets are set
     # there (every deal decided), so the table shows how far each game is.
-    first = [(name, first_thousand(os.path.join(out, name + ".csv"))) for (name, *_), _ in rows]
+    first = [(name, first_thousand(reports[name])) for (name, *_), _ in rows]
     first = [(n, s) for n, s in first if s is not None]
     if first:
         md += ["", f"Seeds 1–{FIRST:,} of each report (the solver's targets are set on these: every deal decided):", "",
@@ -281,6 +353,9 @@ def main():
     ap.add_argument("--max-memory", default="8G", help="memory of the whole run (default 8G)")
     ap.add_argument("--only", help="comma-separated variant names, solved in the order given")
     ap.add_argument("--table-only", action="store_true", help="do not solve; rebuild the table from the reports")
+    ap.add_argument("--retry", metavar="NODES",
+                    help="then solve each variant's unknown deals again at this node limit (e.g. 30M), "
+                         "into NAME.retry.csv")
     ap.add_argument("--out", default=os.path.join(ROOT, "results", "winnability"))
     a = ap.parse_args()
     names = [v[0] for v in VARIANTS]
@@ -299,7 +374,10 @@ def main():
         version = commit()
         # In the order given to --only, so that a session can put first what matters most.
         for n in only:
-            solve(next(v for v in VARIANTS if v[0] == n), a.seeds, a.jobs, a.max_memory, a.out, version)
+            v = next(v for v in VARIANTS if v[0] == n)
+            solve(v, a.seeds, a.jobs, a.max_memory, a.out, version)
+            if a.retry:
+                retry(v, a.retry, a.jobs, a.max_memory, a.out, version)
     table(a.out, a.seeds)
 
 

@@ -380,22 +380,25 @@ fn a_search_saved_in_a_checkpoint_goes_on_where_it_stopped() {
 }
 
 #[test]
-fn a_checkpoint_of_the_first_format_goes_on() {
-    // Saved by the first format (`demonPT2`: one search path, whose
-    // positions it leaves out) with `--max-nodes 3000`, before checkpoints
-    // held the paths: the search starts again from the deal with its
-    // table, and proves the deal lost.
+fn a_checkpoint_of_an_older_search_is_refused() {
+    // Saved by search version 1 (in the first format, `demonPT2`, with
+    // `--max-nodes 3000`). Version 2 stores free tableau classes under
+    // keys version 1 gave to smaller classes, so its "explored" could
+    // stand for positions never explored: it is refused, and left as it
+    // was.
     let dir = tempfile::tempdir().unwrap();
     let ck = dir.path().join("s479.ck");
     std::fs::copy("tests/fixtures/canfield-any-479-pt2.ck", &ck).unwrap();
+    let saved = std::fs::read(&ck).unwrap();
     let o = demon(&[&SOLVE_479[..], &[ck.to_str().unwrap()]].concat());
-    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
-    assert!(stderr(&o).contains("resuming the search saved in"));
-    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
-    assert_eq!(v["verdict"], "lost");
-    assert_eq!(v["stats"]["nodes"], 623_323);
-    assert_eq!(v["stats"]["positions_stored"], 121_840);
-    assert!(!ck.exists());
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("belongs to another search"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stderr(&o).contains("search 1\n"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&ck).unwrap(), saved);
 }
 
 #[test]

@@ -33,11 +33,58 @@
 //! Classes are large where runs move in any part (`--group-moves any`):
 //! on Canfield with the published rules most stored positions have 4–15
 //! members.
+//!
+//! ## Free classes
+//!
+//! Where a space takes any card or run at any time and is never filled by
+//! itself (Superior Canfield; Canfield once its reserve is empty), every
+//! tableau-to-tableau move can be taken back, not only those above: a run
+//! moved from a pile's bottom onto another pile goes back into the space
+//! it left, and a run moved into a space goes back onto the card it came
+//! from. When every pile is one face-up run (as where one card is dealt to
+//! each pile and cards only join piles by building), a position's tableau
+//! is fixed by its set `S` of cards and its *links*: which card lies on
+//! which. A link joins a card to one of the cards it builds on, so links
+//! fall into independent *pairs of levels* (the cards of one level, and
+//! the cards that build on them), and within a pair they form a matching,
+//! any matching being possible. There are `|S| - links` piles, at most
+//! the `P` piles the game has. Let `max` be the most links `S` can hold
+//! (the sum over pairs of the smaller side) and `slack = max - (|S| - P)`.
+//! With no cycle of levels (a run that goes round the corner back to a
+//! card it builds on, which needs cards of every rank; such tableaux are
+//! left out), every arrangement of `S` into at most `P` piles is reachable
+//! from every other when `slack >= 1`:
+//! - while some pair holds fewer links than it could, a pile's bottom card
+//!   of that pair may move, with its pile, onto a card of the pair that
+//!   nothing lies on (a top, and not of its own pile, there being no
+//!   cycle); this adds a link and needs no space, so every arrangement
+//!   reaches one with `max` links;
+//! - one with `max` links has `slack` spaces, so any link can be undone
+//!   (its run moved into a space) and remade onto the other card of its
+//!   pair: every arrangement with `max` links reaches every other.
+//!
+//! All these moves can be taken back, so the class of `st` is every
+//! arrangement of `S`, whatever the member: whether a class is free, its
+//! size (the choices of one matching per pair with `|S| - P` links or
+//! more, counted in [`ClassFinder::form`]), and its canonical member (the
+//! arrangement with `max` links, each pair's children in card order on its
+//! parents in card order) depend only on `S` and what lies outside the
+//! tableau. A free class of at most [`CLASS_CAP`] members is searched
+//! member by member like any other ([`ClassFinder::free_members`] lists
+//! them through every tableau-to-tableau move), with no tableau-to-tableau
+//! move offered (each stays in the class); a larger one is treated as if
+//! spaces did not take back moves, as above. A free class usually holds
+//! the positions of several ordinary classes: Superior Canfield seed 466,
+//! which filled a 4 GiB table at 1.19 G nodes, is lost in 1.48 M nodes
+//! with them.
 
-use demon_core::rules::{Build, GroupMoves, TableauWrap};
+use demon_core::rules::{Build, EmptySpace, GroupMoves, Stock, TableauWrap};
 use demon_core::{Card, Game, Loc, Move, MoveList, State};
 
 use crate::key::fingerprint;
+
+/// No level: a card nothing builds on.
+const NONE: u8 = u8::MAX;
 
 /// Largest class merged into one stored position.
 pub const CLASS_CAP: usize = 64;
@@ -99,6 +146,18 @@ fn cards_filler() -> Card {
     Card::from_index(0).expect("card 0 exists")
 }
 
+/// The levels of the cards in `cards` (a bit per card index), a bit each.
+fn cards_levels(cards: u64, lvl: &[u8; 52]) -> u64 {
+    let mut levels = 0u64;
+    let mut rest = cards;
+    while rest != 0 {
+        let i = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        levels |= 1 << lvl[i];
+    }
+    levels
+}
+
 /// One position of a class, reached from the first by reversible moves.
 pub struct Member {
     pub st: State,
@@ -130,6 +189,12 @@ impl ClassFinder {
     /// has more than [`CLASS_CAP`] members (then `members` holds only
     /// part of it).
     pub fn explore(&mut self, g: &Game, st: &State) -> bool {
+        self.explore_with(g, st, false)
+    }
+
+    /// [`ClassFinder::explore`], through every tableau-to-tableau move when
+    /// `all` (a free class), else through the reversible ones.
+    fn explore_with(&mut self, g: &Game, st: &State, all: bool) -> bool {
         self.members.clear();
         self.fps.clear();
         self.members.push(Member {
@@ -140,7 +205,21 @@ impl ClassFinder {
         self.fps.push(fingerprint(g, st));
         let mut i = 0;
         while i < self.members.len() {
-            reversible_moves(g, &self.members[i].st, &mut self.moves);
+            if all {
+                self.moves.clear();
+                for mv in g.legal_moves(&self.members[i].st) {
+                    if let Move::Play {
+                        from: Loc::Tableau(_),
+                        to: Loc::Tableau(_),
+                        ..
+                    } = mv
+                    {
+                        self.moves.push(mv);
+                    }
+                }
+            } else {
+                reversible_moves(g, &self.members[i].st, &mut self.moves);
+            }
             for k in 0..self.moves.len() {
                 let mv = self.moves[k];
                 let mut s2 = self.members[i].st.clone();
@@ -230,15 +309,9 @@ impl ClassFinder {
         rules.decks == 1 && rules.group_moves == GroupMoves::Any
     }
 
-    /// Finds the levels of `st`'s class (see [`ClassFinder::canonical`])
-    /// and puts them in `self.lv`; `false` when the class is not merged
-    /// whatever its size.
-    fn levels(&mut self, g: &Game, st: &State) -> bool {
-        const NONE: u8 = u8::MAX;
+    /// Fills the per-card level tables for the rules and base of `st`.
+    fn ensure_tables(&mut self, g: &Game, st: &State) {
         let rules = g.rules();
-        if !self.mergeable(g) {
-            return false;
-        }
         let ranks = rules.ranks;
         let base = g.base(st).map(|r| r.index());
         let tkey = (base, rules.build as u8, rules.tableau_wrap as u8, ranks);
@@ -276,6 +349,177 @@ impl ClassFinder {
             }
             self.tables.0 = Some(tkey);
         }
+    }
+
+    /// The size of the class of `st` when it is free (see "Free classes"
+    /// in the module comment) and has at most [`CLASS_CAP`] members, with
+    /// its canonical member written to `out`; `None` otherwise. Call only
+    /// when the rules are mergeable and the base is chosen.
+    fn free(&mut self, g: &Game, st: &State, out: &mut State) -> Option<usize> {
+        let rules = g.rules();
+        let spaces_take_all = match rules.empty_space {
+            EmptySpace::Any => true,
+            EmptySpace::ReserveThenAny => g.reserve(st).is_empty(),
+            EmptySpace::ReserveThenWaste => false,
+        };
+        // A stock dealing onto every pile covers tops a member chooses.
+        let deals_to_piles = matches!(rules.stock, Stock::ToTableau { .. }) && !g.stock_empty(st);
+        if !spaces_take_all || deals_to_piles {
+            return None;
+        }
+        self.ensure_tables(g, st);
+        let LevelTables(_, lvl, clvl, rank) = &self.tables;
+        let piles = rules.piles as usize;
+        let mut cards = 0u64;
+        let mut count = [0u8; 64];
+        let mut ranks = 0u32;
+        let mut n = 0usize;
+        for p in 0..piles {
+            let cs = g.pile(st, p);
+            if g.face_down(st, p) > 0 || g.run_len(st, p) != cs.len() {
+                return None;
+            }
+            for &c in cs {
+                let i = c.index() as usize;
+                cards |= 1 << i;
+                ranks |= 1 << rank[i];
+                n += 1;
+            }
+        }
+        // A cycle of levels has cards of every rank (see `levels`).
+        if rules.tableau_wrap == TableauWrap::KingOnAce && ranks.count_ones() == rules.ranks as u32
+        {
+            return None;
+        }
+        // Every card of a level has the same child level.
+        let mut child = [NONE; 64];
+        let mut rest = cards;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            count[lvl[i] as usize] += 1;
+            child[lvl[i] as usize] = clvl[i];
+        }
+        // Each pair of levels (a level and the level of the cards that
+        // build on its cards, disjoint from every other pair) holds at most
+        // the smaller side's count of links.
+        let levels = cards_levels(cards, lvl);
+        let mut pairs: smallvec::SmallVec<[(usize, usize); 32]> = smallvec::SmallVec::new();
+        let mut max = 0usize;
+        let mut rest = levels;
+        while rest != 0 {
+            let l = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let cl = child[l];
+            if cl != NONE && count[cl as usize] > 0 {
+                pairs.push((l, cl as usize));
+                max += count[l].min(count[cl as usize]) as usize;
+            }
+        }
+        let least = n.saturating_sub(piles);
+        if max <= least {
+            return None;
+        }
+        // The members: one matching per pair, with `least` links or more in
+        // all, that is with a deficit (links short of the most) of at most
+        // `slack`; `k` links between `a` parents and `c` children in
+        // C(a, k) C(c, k) k! ways. Counted by convolution over deficits.
+        let slack = max - least;
+        let choose = |x: u64, k: u64| -> u64 { (0..k).fold(1, |acc, j| acc * (x - j) / (j + 1)) };
+        let mut ways = [0u64; 53];
+        ways[0] = 1;
+        let mut next = [0u64; 53];
+        for &(l, cl) in &pairs {
+            let (a, c) = (count[l] as u64, count[cl] as u64);
+            let top = a.min(c);
+            next[..=slack].fill(0);
+            for (d, &w) in ways[..=slack].iter().enumerate() {
+                if w == 0 {
+                    continue;
+                }
+                for k in (0..=top).rev() {
+                    let dd = d + (top - k) as usize;
+                    if dd > slack {
+                        break;
+                    }
+                    let m = choose(a, k) * choose(c, k) * (1..=k).product::<u64>();
+                    next[dd] = next[dd].saturating_add(w.saturating_mul(m));
+                }
+            }
+            ways[..=slack].copy_from_slice(&next[..=slack]);
+        }
+        let size = ways[..=slack]
+            .iter()
+            .fold(0u64, |t, &w| t.saturating_add(w));
+        if size > CLASS_CAP as u64 {
+            return None;
+        }
+        let mut by_level = [[0u8; 4]; 64];
+        let mut filled = [0u8; 64];
+        let mut rest = cards;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let l = lvl[i] as usize;
+            by_level[l][filled[l] as usize] = i as u8;
+            filled[l] += 1;
+        }
+        // The canonical member: in each pair, the children in card order on
+        // the parents in card order.
+        let mut above = [u8::MAX; 64];
+        let mut linked = 0u64;
+        for &(l, cl) in &pairs {
+            let k = count[l].min(count[cl]) as usize;
+            for (&b, &c) in by_level[l][..k].iter().zip(&by_level[cl][..k]) {
+                above[b as usize] = c;
+                linked |= 1 << c;
+            }
+        }
+        let mut flat = [cards_filler(); demon_core::state::TABLEAU_CAP];
+        let mut bounds = [(0usize, 0usize); demon_core::rules::MAX_PILES];
+        let (mut m, mut pile) = (0usize, 0usize);
+        let mut bottoms = cards & !linked;
+        while bottoms != 0 {
+            let i = bottoms.trailing_zeros() as u8;
+            bottoms &= bottoms - 1;
+            let a = m;
+            let mut c = i;
+            while c != u8::MAX {
+                flat[m] = Card::from_index(c).expect("a tableau card");
+                m += 1;
+                c = above[c as usize];
+            }
+            bounds[pile] = (a, m);
+            pile += 1;
+        }
+        debug_assert_eq!((m, pile), (n, n - max));
+        for b in &mut bounds[pile..piles] {
+            *b = (m, m);
+        }
+        let slices: smallvec::SmallVec<[&[Card]; 16]> =
+            bounds[..piles].iter().map(|&(a, b)| &flat[a..b]).collect();
+        out.clone_from(st);
+        g.rearrange_tableau(out, &slices);
+        Some(size as usize)
+    }
+
+    /// Lists the members of a free class ([`Form::Free`]) into
+    /// [`ClassFinder::members`], `st` first: every arrangement of its
+    /// tableau's cards, found through every tableau-to-tableau move.
+    pub fn free_members(&mut self, g: &Game, st: &State) {
+        let complete = self.explore_with(g, st, true);
+        assert!(complete, "a free class is within the cap");
+    }
+
+    /// Finds the levels of `st`'s class (see [`ClassFinder::canonical`])
+    /// and puts them in `self.lv`; `false` when the class is not merged
+    /// whatever its size.
+    fn levels(&mut self, g: &Game, st: &State) -> bool {
+        let rules = g.rules();
+        if !self.mergeable(g) {
+            return false;
+        }
+        self.ensure_tables(g, st);
         let LevelTables(_, lvl, clvl, rank) = &self.tables;
         // `mobile` and `bcards` are read only where this call writes them.
         let lv = &mut self.lv;
@@ -308,7 +552,7 @@ impl ClassFinder {
             .iter()
             .fold(0u32, |m, x| m | 1 << rank[x.0.index() as usize]);
         if rules.tableau_wrap == TableauWrap::KingOnAce
-            && ranks_present.count_ones() == ranks as u32
+            && ranks_present.count_ones() == rules.ranks as u32
         {
             let mut next = [NONE; 64];
             let mut present = 0u64;
@@ -479,6 +723,9 @@ impl ClassFinder {
         if g.base_pending(st) {
             return Form::Single;
         }
+        if let Some(n) = self.free(g, st, out) {
+            return Form::Free(n);
+        }
         if !self.levels(g, st) {
             return Form::Unmerged;
         }
@@ -590,6 +837,10 @@ pub enum Form {
     /// Merged, with this many members (at most [`CLASS_CAP`]), searched
     /// through [`ClassFinder::explore`].
     General(usize),
+    /// Free (see "Free classes" in the module comment), with this many
+    /// members (at most [`CLASS_CAP`]): every arrangement of the
+    /// tableau's cards, listed by [`ClassFinder::free_members`].
+    Free(usize),
 }
 
 /// A free level of a binary class: its mobile card `c` (with the cards

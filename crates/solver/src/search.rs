@@ -658,8 +658,9 @@ struct SavedPath {
 /// the positions a search stores, or what "explored" means of them,
 /// change (fingerprints, keys and levels, move generation, pruning), so
 /// that older checkpoints are refused. Callers put it in what they
-/// compare before resuming (the CLI's checkpoint header).
-pub const CHECKPOINT_SEARCH_VERSION: u32 = 1;
+/// compare before resuming (the CLI's checkpoint header). 2: free tableau
+/// classes (`crate::class`, "Free classes").
+pub const CHECKPOINT_SEARCH_VERSION: u32 = 2;
 
 /// Weights of the best-first probe's position value ([`value`]): what
 /// each feature of a position adds to it. Only which win is found, and
@@ -2191,7 +2192,7 @@ impl<'g> Searcher<'g> {
         };
         // The canonical member has the position's talon, so its level.
         let (key, level) = match form {
-            Form::Binary { canonical: false } | Form::General(_) => {
+            Form::Binary { canonical: false } | Form::General(_) | Form::Free(_) => {
                 fingerprint_level(self.game, &self.canon)
             }
             _ => fingerprint_level(self.game, st),
@@ -2234,16 +2235,25 @@ impl<'g> Searcher<'g> {
         let start = self.arena.len();
         let members_start = self.members.len();
         match form {
-            Form::General(merged) => {
-                let complete = self.class.explore(self.game, st);
-                debug_assert!(complete && self.class.members.len() == merged);
+            Form::General(merged) | Form::Free(merged) => {
+                // A free class stays one whatever tableau-to-tableau move is
+                // made; an ordinary one, whatever reversible move.
+                let free = matches!(form, Form::Free(_));
+                if free {
+                    self.class.free_members(self.game, st);
+                } else {
+                    let complete = self.class.explore(self.game, st);
+                    debug_assert!(complete);
+                }
+                debug_assert_eq!(self.class.members.len(), merged);
                 self.stats.merged += merged as u64 - 1;
                 for k in 0..self.class.members.len() {
                     let a = self.mpaths.len() as u32;
                     self.class.path(k, &mut self.mpaths);
                     self.members.push((a, self.mpaths.len() as u32));
-                    // Reversible moves stay in the class; a move that leaves
-                    // the tableau alone has the same effect, up to the class,
+                    // Moves that stay in the class are not offered (`generate`
+                    // leaves the reversible ones out); a move that leaves the
+                    // tableau alone has the same effect, up to the class,
                     // from every member: the first's stands for all.
                     let mode = if k == 0 {
                         Gen::ClassFirst
@@ -2253,6 +2263,9 @@ impl<'g> Searcher<'g> {
                     let mst = &self.class.members[k].st;
                     generate(self.game, mst, &mut self.scratch, &mut self.reach, mode);
                     for &sm in &self.scratch {
+                        if free && touches_tableau_only(sm.mv) {
+                            continue;
+                        }
                         self.arena.push(SMove {
                             member: k as u8,
                             fp: if k == 0 { sm.fp } else { None },
@@ -2829,6 +2842,18 @@ fn clear(
 }
 
 /// Whether a move changes the tableau (see [`Searcher::enter`]).
+/// Whether `mv` moves cards from one tableau pile to another.
+fn touches_tableau_only(mv: Move) -> bool {
+    matches!(
+        mv,
+        Move::Play {
+            from: Loc::Tableau(_),
+            to: Loc::Tableau(_),
+            ..
+        }
+    )
+}
+
 fn touches_tableau(g: &Game, mv: Move) -> bool {
     match mv {
         Move::Play { from, to, .. } => {
@@ -2998,6 +3023,94 @@ mod tests {
             game.play(&mut st, legal[(rng % legal.len() as u64) as usize]);
         }
         (checked, nflips)
+    }
+
+    /// A free class (spaces take anything, the slack is positive) is every
+    /// arrangement of its tableau's cards: breadth-first search through
+    /// every tableau-to-tableau move finds exactly as many positions as
+    /// `form` counts, each of them free with the same canonical key, the
+    /// canonical member among them. Checked along random playouts of
+    /// Superior Canfield (full and reduced decks) and of Canfield with
+    /// runs moving in any part and a small reserve (free once the reserve
+    /// is empty).
+    #[test]
+    fn free_classes_are_every_arrangement() {
+        let mut checked = 0usize;
+        let mut sizes = BTreeSet::new();
+        for (g, reserve) in [
+            (GameKind::SuperiorCanfield, None),
+            (GameKind::Canfield, Some(2)),
+        ] {
+            for ranks in [None, Some(5), Some(7)] {
+                let o = RuleOverrides {
+                    group_moves: Some(demon_core::rules::GroupMoves::Any),
+                    ranks,
+                    reserve: reserve.or(ranks.map(|_| 4)),
+                    ..Default::default()
+                };
+                let rules = Rules::resolve(g, Reading::Standard, &o).unwrap();
+                for seed in 0..12u64 {
+                    let layout = Source::Native(seed).layout(&rules);
+                    let game = Game::new(&rules, &layout).unwrap();
+                    checked += check_free_playout(&game, seed, &mut sizes);
+                }
+            }
+        }
+        println!("{checked} free classes checked, sizes {sizes:?}");
+        assert!(checked > 300, "{checked} free classes checked");
+        assert!(sizes.len() > 5, "class sizes {sizes:?}");
+    }
+
+    fn check_free_playout(game: &Game, seed: u64, sizes: &mut BTreeSet<usize>) -> usize {
+        let mut cf = ClassFinder::default();
+        let mut canon = game.initial();
+        let mut other = game.initial();
+        let mut st = game.initial();
+        let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut checked = 0;
+        for _ in 0..300 {
+            if let class::Form::Free(n) = cf.form(game, &st, &mut canon) {
+                let key = fingerprint(game, &canon);
+                // Every arrangement, through every tableau move, uncapped.
+                let mut seen = BTreeSet::from([fingerprint(game, &st)]);
+                let mut todo = vec![st.clone()];
+                while let Some(m) = todo.pop() {
+                    let mut cf2 = ClassFinder::default();
+                    assert_eq!(cf2.form(game, &m, &mut other), class::Form::Free(n));
+                    assert_eq!(fingerprint(game, &other), key, "one canonical key");
+                    for mv in game.legal_moves(&m) {
+                        if let Move::Play {
+                            from: Loc::Tableau(_),
+                            to: Loc::Tableau(_),
+                            ..
+                        } = mv
+                        {
+                            let mut m2 = m.clone();
+                            game.play(&mut m2, mv);
+                            if seen.insert(fingerprint(game, &m2)) {
+                                todo.push(m2);
+                            }
+                        }
+                    }
+                    assert!(seen.len() <= n, "more arrangements than counted");
+                }
+                assert_eq!(seen.len(), n, "{:?}", game.position(&st).tableau);
+                assert!(seen.contains(&key), "the canonical member is a member");
+                cf.free_members(game, &st);
+                assert_eq!(cf.members.len(), n);
+                sizes.insert(n);
+                checked += 1;
+            }
+            let legal = game.legal_moves(&st);
+            if legal.is_empty() {
+                break;
+            }
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            game.play(&mut st, legal[(rng % legal.len() as u64) as usize]);
+        }
+        checked
     }
 
     /// The probe's position value, counted by hand on the deal of Double

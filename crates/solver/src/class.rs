@@ -146,6 +146,28 @@ fn cards_filler() -> Card {
     Card::from_index(0).expect("card 0 exists")
 }
 
+/// Whether the levels `present` (a bit each) hold a cycle of `child`
+/// (the level of the cards that build on a level's cards, or [`NONE`]).
+fn has_cycle(present: u64, child: &[u8; 64]) -> bool {
+    let mut done = 0u64;
+    let mut todo = present;
+    while todo != 0 {
+        let l = todo.trailing_zeros() as u8;
+        todo &= todo - 1;
+        let mut path = 0u64;
+        let mut x = l;
+        while x != NONE && present & (1 << x) != 0 && done & (1 << x) == 0 {
+            if path & (1 << x) != 0 {
+                return true;
+            }
+            path |= 1 << x;
+            x = child[x as usize];
+        }
+        done |= path;
+    }
+    false
+}
+
 /// The levels of the cards in `cards` (a bit per card index), a bit each.
 fn cards_levels(cards: u64, lvl: &[u8; 52]) -> u64 {
     let mut levels = 0u64;
@@ -386,11 +408,10 @@ impl ClassFinder {
                 n += 1;
             }
         }
-        // A cycle of levels has cards of every rank (see `levels`).
-        if rules.tableau_wrap == TableauWrap::KingOnAce && ranks.count_ones() == rules.ranks as u32
-        {
-            return None;
-        }
+        // A cycle of levels has cards of every rank (see `levels`): only
+        // then is one checked for below.
+        let may_cycle = rules.tableau_wrap == TableauWrap::KingOnAce
+            && ranks.count_ones() == rules.ranks as u32;
         // Every card of a level has the same child level.
         let mut child = [NONE; 64];
         let mut rest = cards;
@@ -400,10 +421,18 @@ impl ClassFinder {
             count[lvl[i] as usize] += 1;
             child[lvl[i] as usize] = clvl[i];
         }
+        let levels = cards_levels(cards, lvl);
+        // A pile joined onto its own top, or a circle of links, would need
+        // a cycle of levels (each level the child of the one before) with
+        // cards of every one of them on the tableau: with none, neither
+        // can happen (with 13 ranks and alternate colours a cycle has all
+        // 26 levels, so all 13 ranks are far from enough).
+        if may_cycle && has_cycle(levels, &child) {
+            return None;
+        }
         // Each pair of levels (a level and the level of the cards that
         // build on its cards, disjoint from every other pair) holds at most
         // the smaller side's count of links.
-        let levels = cards_levels(cards, lvl);
         let mut pairs: smallvec::SmallVec<[(usize, usize); 32]> = smallvec::SmallVec::new();
         let mut max = 0usize;
         let mut rest = levels;

@@ -69,14 +69,20 @@
 //! more, counted in [`ClassFinder::form`]), and its canonical member (the
 //! arrangement with `max` links, each pair's children in card order on its
 //! parents in card order) depend only on `S` and what lies outside the
-//! tableau. A free class of at most [`CLASS_CAP`] members is searched
+//! tableau. A free class of at most [`FREE_CAP`] members is searched
 //! member by member like any other ([`ClassFinder::free_members`] lists
 //! them through every tableau-to-tableau move), with no tableau-to-tableau
 //! move offered (each stays in the class); a larger one is treated as if
 //! spaces did not take back moves, as above. A free class usually holds
 //! the positions of several ordinary classes: Superior Canfield seed 466,
 //! which filled a 4 GiB table at 1.19 G nodes, is lost in 1.48 M nodes
-//! with them.
+//! with them. On the Superior Canfield deals still unknown, most free
+//! classes have 2^8 to 2^14 members (seeds 339 and 766, 10 M nodes): far
+//! too many to list. Their moves could be offered from a few members
+//! built for the purpose (a move's result is a free class, the same from
+//! every member, unless it leaves no slack; then it depends only on the
+//! matchings of the pairs that cannot change without a space), which
+//! would store each of them once; that is not done yet.
 
 use demon_core::rules::{Build, EmptySpace, GroupMoves, Stock, TableauWrap};
 use demon_core::{Card, Game, Loc, Move, MoveList, State};
@@ -88,6 +94,10 @@ const NONE: u8 = u8::MAX;
 
 /// Largest class merged into one stored position.
 pub const CLASS_CAP: usize = 64;
+
+/// Largest free class merged (see "Free classes"); its members are
+/// numbered in a byte.
+pub const FREE_CAP: usize = 255;
 
 /// Whether `mv`, legal in `st`, is a reversible tableau move (see the
 /// module comment).
@@ -250,7 +260,7 @@ impl ClassFinder {
                 if self.fps.contains(&f) {
                     continue;
                 }
-                if self.members.len() == CLASS_CAP {
+                if self.members.len() == if all { FREE_CAP } else { CLASS_CAP } {
                     return false;
                 }
                 self.members.push(Member {
@@ -374,7 +384,7 @@ impl ClassFinder {
     }
 
     /// The size of the class of `st` when it is free (see "Free classes"
-    /// in the module comment) and has at most [`CLASS_CAP`] members, with
+    /// in the module comment) and has at most [`FREE_CAP`] members, with
     /// its canonical member written to `out`; `None` otherwise. Call only
     /// when the rules are mergeable and the base is chosen.
     fn free(&mut self, g: &Game, st: &State, out: &mut State) -> Option<usize> {
@@ -480,7 +490,7 @@ impl ClassFinder {
         let size = ways[..=slack]
             .iter()
             .fold(0u64, |t, &w| t.saturating_add(w));
-        if size > CLASS_CAP as u64 {
+        if size > FREE_CAP as u64 {
             return None;
         }
         let mut by_level = [[0u8; 4]; 64];
@@ -867,7 +877,7 @@ pub enum Form {
     /// through [`ClassFinder::explore`].
     General(usize),
     /// Free (see "Free classes" in the module comment), with this many
-    /// members (at most [`CLASS_CAP`]): every arrangement of the
+    /// members (at most [`FREE_CAP`]): every arrangement of the
     /// tableau's cards, listed by [`ClassFinder::free_members`].
     Free(usize),
 }

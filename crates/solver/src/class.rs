@@ -77,7 +77,7 @@
 //! the positions of several ordinary classes: Superior Canfield's lost
 //! deals 2218, 4840, 6858 and 9803 store 45 %, 43 %, 37 % and 50 % fewer
 //! positions with them. On the Superior Canfield deals still unknown, most free
-//! classes have 2^8 to 2^14 members (seeds 339 and 766, 10 M nodes): far
+//! classes have 2^8 to 2^15 members (seeds 339 and 766, 10 M nodes): far
 //! too many to list. Their moves could be offered from a few members
 //! built for the purpose (a move's result is a free class, the same from
 //! every member, unless it leaves no slack; then it depends only on the

@@ -178,6 +178,36 @@ fn has_cycle(present: u64, child: &[u8; 64]) -> bool {
     false
 }
 
+/// The pairs of levels of the cards `cards` (a bit per card index) with
+/// cards on both sides: (a level, the level of the cards that build on its
+/// cards).
+fn level_pairs(
+    cards: u64,
+    lvl: &[u8; 52],
+    clvl: &[u8; 52],
+) -> smallvec::SmallVec<[(usize, usize); 32]> {
+    let mut child = [NONE; 64];
+    let mut present = 0u64;
+    let mut rest = cards;
+    while rest != 0 {
+        let i = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        child[lvl[i] as usize] = clvl[i];
+        present |= 1 << lvl[i];
+    }
+    let mut pairs = smallvec::SmallVec::new();
+    let mut rest = present;
+    while rest != 0 {
+        let l = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        let cl = child[l];
+        if cl != NONE && present & (1 << cl) != 0 {
+            pairs.push((l, cl as usize));
+        }
+    }
+    pairs
+}
+
 /// The levels of the cards in `cards` (a bit per card index), a bit each.
 fn cards_levels(cards: u64, lvl: &[u8; 52]) -> u64 {
     let mut levels = 0u64;
@@ -388,6 +418,68 @@ impl ClassFinder {
     /// its canonical member written to `out`; `None` otherwise. Call only
     /// when the rules are mergeable and the base is chosen.
     fn free(&mut self, g: &Game, st: &State, out: &mut State) -> Option<usize> {
+        let cards = self.free_cards(g, st)?;
+        let size = self.free_size(g, cards)?;
+        if size > FREE_CAP as u64 {
+            return None;
+        }
+        let LevelTables(_, lvl, clvl, _) = &self.tables;
+        let pairs = level_pairs(cards, lvl, clvl);
+        let mut count = [0u8; 64];
+        let mut by_level = [[0u8; 4]; 64];
+        let mut rest = cards;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let l = lvl[i] as usize;
+            by_level[l][count[l] as usize] = i as u8;
+            count[l] += 1;
+        }
+        // The canonical member: in each pair, the children in card order on
+        // the parents in card order.
+        let mut above = [u8::MAX; 64];
+        let mut linked = 0u64;
+        for &(l, cl) in &pairs {
+            let k = count[l].min(count[cl]) as usize;
+            for (&b, &c) in by_level[l][..k].iter().zip(&by_level[cl][..k]) {
+                above[b as usize] = c;
+                linked |= 1 << c;
+            }
+        }
+        let piles = g.rules().piles as usize;
+        let mut flat = [cards_filler(); demon_core::state::TABLEAU_CAP];
+        let mut bounds = [(0usize, 0usize); demon_core::rules::MAX_PILES];
+        let (mut m, mut pile) = (0usize, 0usize);
+        let mut bottoms = cards & !linked;
+        while bottoms != 0 {
+            let i = bottoms.trailing_zeros() as u8;
+            bottoms &= bottoms - 1;
+            let a = m;
+            let mut c = i;
+            while c != u8::MAX {
+                flat[m] = Card::from_index(c).expect("a tableau card");
+                m += 1;
+                c = above[c as usize];
+            }
+            bounds[pile] = (a, m);
+            pile += 1;
+        }
+        debug_assert_eq!(m, cards.count_ones() as usize);
+        for b in &mut bounds[pile..piles] {
+            *b = (m, m);
+        }
+        let slices: smallvec::SmallVec<[&[Card]; 16]> =
+            bounds[..piles].iter().map(|&(a, b)| &flat[a..b]).collect();
+        out.clone_from(st);
+        g.rearrange_tableau(out, &slices);
+        Some(size as usize)
+    }
+
+    /// The tableau's cards of `st` (a bit per card index) when the rules
+    /// and the position allow a free class: spaces take anything and do
+    /// not fill themselves, no stock deals onto the piles, and every pile
+    /// is one face-up run. Fills the level tables.
+    fn free_cards(&mut self, g: &Game, st: &State) -> Option<u64> {
         let rules = g.rules();
         let spaces_take_all = match rules.empty_space {
             EmptySpace::Any => true,
@@ -400,61 +492,58 @@ impl ClassFinder {
             return None;
         }
         self.ensure_tables(g, st);
-        let LevelTables(_, lvl, clvl, rank) = &self.tables;
-        let piles = rules.piles as usize;
         let mut cards = 0u64;
-        let mut count = [0u8; 64];
-        let mut ranks = 0u32;
-        let mut n = 0usize;
-        for p in 0..piles {
+        for p in 0..rules.piles as usize {
             let cs = g.pile(st, p);
             if g.face_down(st, p) > 0 || g.run_len(st, p) != cs.len() {
                 return None;
             }
             for &c in cs {
-                let i = c.index() as usize;
-                cards |= 1 << i;
-                ranks |= 1 << rank[i];
-                n += 1;
+                cards |= 1 << c.index();
             }
         }
-        // A cycle of levels has cards of every rank (see `levels`): only
-        // then is one checked for below.
-        let may_cycle = rules.tableau_wrap == TableauWrap::KingOnAce
-            && ranks.count_ones() == rules.ranks as u32;
+        Some(cards)
+    }
+
+    /// The number of arrangements of the tableau cards `cards` (saturating)
+    /// when they form a free class: no cycle of levels among them, and a
+    /// positive slack. Needs the level tables filled.
+    fn free_size(&self, g: &Game, cards: u64) -> Option<u64> {
+        let rules = g.rules();
+        let LevelTables(_, lvl, clvl, rank) = &self.tables;
+        let piles = rules.piles as usize;
+        let n = cards.count_ones() as usize;
+        let mut count = [0u8; 64];
+        let mut ranks = 0u32;
         // Every card of a level has the same child level.
         let mut child = [NONE; 64];
         let mut rest = cards;
         while rest != 0 {
             let i = rest.trailing_zeros() as usize;
             rest &= rest - 1;
+            ranks |= 1 << rank[i];
             count[lvl[i] as usize] += 1;
             child[lvl[i] as usize] = clvl[i];
         }
-        let levels = cards_levels(cards, lvl);
         // A pile joined onto its own top, or a circle of links, would need
         // a cycle of levels (each level the child of the one before) with
         // cards of every one of them on the tableau: with none, neither
         // can happen (with 13 ranks and alternate colours a cycle has all
-        // 26 levels, so all 13 ranks are far from enough).
-        if may_cycle && has_cycle(levels, &child) {
+        // 26 levels, so all 13 ranks are far from enough). A cycle of
+        // levels has cards of every rank (see `levels`).
+        let may_cycle = rules.tableau_wrap == TableauWrap::KingOnAce
+            && ranks.count_ones() == rules.ranks as u32;
+        if may_cycle && has_cycle(cards_levels(cards, lvl), &child) {
             return None;
         }
         // Each pair of levels (a level and the level of the cards that
         // build on its cards, disjoint from every other pair) holds at most
         // the smaller side's count of links.
-        let mut pairs: smallvec::SmallVec<[(usize, usize); 32]> = smallvec::SmallVec::new();
-        let mut max = 0usize;
-        let mut rest = levels;
-        while rest != 0 {
-            let l = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let cl = child[l];
-            if cl != NONE && count[cl as usize] > 0 {
-                pairs.push((l, cl as usize));
-                max += count[l].min(count[cl as usize]) as usize;
-            }
-        }
+        let pairs = level_pairs(cards, lvl, clvl);
+        let max: usize = pairs
+            .iter()
+            .map(|&(l, cl)| count[l].min(count[cl]) as usize)
+            .sum();
         let least = n.saturating_sub(piles);
         if max <= least {
             return None;
@@ -487,59 +576,27 @@ impl ClassFinder {
             }
             ways[..=slack].copy_from_slice(&next[..=slack]);
         }
-        let size = ways[..=slack]
-            .iter()
-            .fold(0u64, |t, &w| t.saturating_add(w));
-        if size > FREE_CAP as u64 {
-            return None;
-        }
-        let mut by_level = [[0u8; 4]; 64];
-        let mut filled = [0u8; 64];
-        let mut rest = cards;
-        while rest != 0 {
-            let i = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let l = lvl[i] as usize;
-            by_level[l][filled[l] as usize] = i as u8;
-            filled[l] += 1;
-        }
-        // The canonical member: in each pair, the children in card order on
-        // the parents in card order.
-        let mut above = [u8::MAX; 64];
-        let mut linked = 0u64;
-        for &(l, cl) in &pairs {
-            let k = count[l].min(count[cl]) as usize;
-            for (&b, &c) in by_level[l][..k].iter().zip(&by_level[cl][..k]) {
-                above[b as usize] = c;
-                linked |= 1 << c;
-            }
-        }
-        let mut flat = [cards_filler(); demon_core::state::TABLEAU_CAP];
-        let mut bounds = [(0usize, 0usize); demon_core::rules::MAX_PILES];
-        let (mut m, mut pile) = (0usize, 0usize);
-        let mut bottoms = cards & !linked;
-        while bottoms != 0 {
-            let i = bottoms.trailing_zeros() as u8;
-            bottoms &= bottoms - 1;
-            let a = m;
-            let mut c = i;
-            while c != u8::MAX {
-                flat[m] = Card::from_index(c).expect("a tableau card");
-                m += 1;
-                c = above[c as usize];
-            }
-            bounds[pile] = (a, m);
-            pile += 1;
-        }
-        debug_assert_eq!((m, pile), (n, n - max));
-        for b in &mut bounds[pile..piles] {
-            *b = (m, m);
-        }
-        let slices: smallvec::SmallVec<[&[Card]; 16]> =
-            bounds[..piles].iter().map(|&(a, b)| &flat[a..b]).collect();
-        out.clone_from(st);
-        g.rearrange_tableau(out, &slices);
-        Some(size as usize)
+        Some(
+            ways[..=slack]
+                .iter()
+                .fold(0u64, |t, &w| t.saturating_add(w)),
+        )
+    }
+
+    /// Whether the position a move of card `z` leads to from a member of
+    /// the free class of `st` (the class [`ClassFinder::form`] last found
+    /// free) is itself a free class the search merges: `z` put onto the
+    /// tableau (`adding`) or taken off it. Then that class is the same from
+    /// every member (the tableau holds the same cards, and everything else
+    /// is the same), and one such move stands for all.
+    pub fn result_free(&mut self, g: &Game, st: &State, z: Card, adding: bool) -> bool {
+        let Some(cards) = self.free_cards(g, st) else {
+            return false;
+        };
+        let bit = 1u64 << z.index();
+        let after = if adding { cards | bit } else { cards & !bit };
+        self.free_size(g, after)
+            .is_some_and(|n| n <= FREE_CAP as u64)
     }
 
     /// Lists the members of a free class ([`Form::Free`]) into

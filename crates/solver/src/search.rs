@@ -2247,6 +2247,10 @@ impl<'g> Searcher<'g> {
                 }
                 debug_assert_eq!(self.class.members.len(), merged);
                 self.stats.merged += merged as u64 - 1;
+                // A free class's moves that lead into a free class: the
+                // first of each card, source and kind stands for all.
+                let mut verdicts: SmallVec<[(Card, bool, bool); 8]> = SmallVec::new();
+                let mut taken: SmallVec<[FreeResult; 16]> = SmallVec::new();
                 for k in 0..self.class.members.len() {
                     let a = self.mpaths.len() as u32;
                     self.class.path(k, &mut self.mpaths);
@@ -2265,6 +2269,28 @@ impl<'g> Searcher<'g> {
                     for &sm in &self.scratch {
                         if free && touches_tableau_only(sm.mv) {
                             continue;
+                        }
+                        if let (true, Move::Play { from, to, card, .. }) = (free, sm.mv) {
+                            let adding = matches!(to, Loc::Tableau(_));
+                            if adding || matches!(from, Loc::Tableau(_)) {
+                                let known = verdicts.iter().find(|v| (v.0, v.1) == (card, adding));
+                                let merged = match known {
+                                    Some(v) => v.2,
+                                    None => {
+                                        let v = self.class.result_free(self.game, st, card, adding);
+                                        verdicts.push((card, adding, v));
+                                        v
+                                    }
+                                };
+                                let from = if adding { from } else { Loc::Tableau(0) };
+                                let key = (from, card, sm.talon, adding);
+                                if merged {
+                                    if taken.contains(&key) {
+                                        continue;
+                                    }
+                                    taken.push(key);
+                                }
+                            }
                         }
                         self.arena.push(SMove {
                             member: k as u8,
@@ -2842,6 +2868,11 @@ fn clear(
 }
 
 /// Whether a move changes the tableau (see [`Searcher::enter`]).
+/// What decides the free class a move of a free class leads into: where
+/// its card comes from (any tableau pile counted as one), the card, the
+/// talon state it is played from, and whether it goes onto the tableau.
+type FreeResult = (Loc, Card, Option<(u8, u8)>, bool);
+
 /// Whether `mv` moves cards from one tableau pile to another.
 fn touches_tableau_only(mv: Move) -> bool {
     matches!(

@@ -152,6 +152,37 @@ pub fn reversible_moves(g: &Game, st: &State, out: &mut MoveList) {
     }
 }
 
+/// The tableau-to-tableau moves of `st` that can change its fingerprint:
+/// every run onto a pile top it builds on, and into the first space (the
+/// spaces are alike; a whole pile into a space changes nothing), as
+/// [`Game::moves`] lists them where runs move in any part.
+fn tableau_moves(g: &Game, st: &State, out: &mut MoveList) {
+    out.clear();
+    let piles = g.rules().piles as usize;
+    let space = (0..piles).find(|&q| g.pile(st, q).is_empty());
+    for p in 0..piles {
+        let cs = g.pile(st, p);
+        let run = g.run_len(st, p);
+        for k in 1..=run {
+            let c = cs[cs.len() - k];
+            for q in (0..piles).filter(|&q| q != p) {
+                let ok = match g.pile(st, q).last() {
+                    Some(&t) => g.builds(st, c, t),
+                    None => Some(q) == space && k < cs.len(),
+                };
+                if ok {
+                    out.push(Move::Play {
+                        from: Loc::Tableau(p as u8),
+                        to: Loc::Tableau(q as u8),
+                        count: k as u8,
+                        card: c,
+                    });
+                }
+            }
+        }
+    }
+}
+
 fn cards_filler() -> Card {
     Card::from_index(0).expect("card 0 exists")
 }
@@ -239,6 +270,8 @@ pub struct ClassFinder {
     moves: MoveList,
     /// The free levels of the last binary class ([`ClassFinder::form`]).
     pub flips: Vec<Flip>,
+    /// The members' fingerprints, as a set.
+    seen: std::collections::HashSet<u128, std::hash::BuildHasherDefault<crate::search::FpHasher>>,
     /// Buffers of [`ClassFinder::canonical`].
     runs: Vec<(usize, usize)>,
     tables: LevelTables,
@@ -259,26 +292,18 @@ impl ClassFinder {
     fn explore_with(&mut self, g: &Game, st: &State, all: bool) -> bool {
         self.members.clear();
         self.fps.clear();
+        self.seen.clear();
         self.members.push(Member {
             st: st.clone(),
             parent: u32::MAX,
             mv: Move::Deal,
         });
         self.fps.push(fingerprint(g, st));
+        self.seen.insert(self.fps[0]);
         let mut i = 0;
         while i < self.members.len() {
             if all {
-                self.moves.clear();
-                for mv in g.legal_moves(&self.members[i].st) {
-                    if let Move::Play {
-                        from: Loc::Tableau(_),
-                        to: Loc::Tableau(_),
-                        ..
-                    } = mv
-                    {
-                        self.moves.push(mv);
-                    }
-                }
+                tableau_moves(g, &self.members[i].st, &mut self.moves);
             } else {
                 reversible_moves(g, &self.members[i].st, &mut self.moves);
             }
@@ -287,7 +312,7 @@ impl ClassFinder {
                 let mut s2 = self.members[i].st.clone();
                 g.play(&mut s2, mv);
                 let f = fingerprint(g, &s2);
-                if self.fps.contains(&f) {
+                if !self.seen.insert(f) {
                     continue;
                 }
                 if self.members.len() == if all { FREE_CAP } else { CLASS_CAP } {

@@ -93,15 +93,36 @@ def commit():
     return r.stdout.strip() or "unknown"
 
 
-def solve(v, seeds, jobs, memory, out, version):
-    name, game, opts, nodes, _ = v
-    report = os.path.join(out, name + ".csv")
-    # Which versions of demon solved this report's deals.
+def record_version(out, name, version):
+    """Notes in NAME.versions that this version of demon solved deals of the report."""
     versions = os.path.join(out, name + ".versions")
     seen = open(versions).read().split() if os.path.exists(versions) else []
     if version not in seen:
         with open(versions, "a") as f:
             f.write(version + "\n")
+
+
+def run_batch(cmd, out, label, version, jobs):
+    """Runs one `demon batch`, logging its wall time in runs.log (so the
+    table can say what it took in all); stops the script if it failed or
+    was interrupted."""
+    print("$", " ".join(cmd[1:]), flush=True)
+    start = datetime.datetime.now(datetime.timezone.utc)
+    r = subprocess.run(cmd, cwd=ROOT)
+    wall = (datetime.datetime.now(datetime.timezone.utc) - start).total_seconds()
+    with open(os.path.join(out, "runs.log"), "a") as f:
+        f.write(f"{start:%Y-%m-%dT%H:%M:%SZ} {label} commit={version} jobs={jobs} "
+                f"wall={wall:.0f}s exit={r.returncode}\n")
+    if r.returncode == 130:
+        sys.exit("interrupted: run the script again to continue")
+    if r.returncode != 0:
+        sys.exit(f"demon batch failed for {label} (exit {r.returncode})")
+
+
+def solve(v, seeds, jobs, memory, out, version):
+    name, game, opts, nodes, _ = v
+    report = os.path.join(out, name + ".csv")
+    record_version(out, name, version)
     cmd = [DEMON, "batch", game, *opts.split(), "--seeds", f"1..{seeds}",
            "--max-nodes", str(nodes), "--jobs", str(jobs), "--max-memory", memory,
            "--csv", report,
@@ -112,18 +133,7 @@ def solve(v, seeds, jobs, memory, out, version):
            "--cursors", "1", "--no-rollouts"]
     if os.path.exists(report):
         cmd.append("--resume")
-    print("$", " ".join(cmd[1:]), flush=True)
-    start = datetime.datetime.now(datetime.timezone.utc)
-    r = subprocess.run(cmd, cwd=ROOT)
-    wall = (datetime.datetime.now(datetime.timezone.utc) - start).total_seconds()
-    # Every invocation's wall time, so the table can say what it took in all.
-    with open(os.path.join(out, "runs.log"), "a") as f:
-        f.write(f"{start:%Y-%m-%dT%H:%M:%SZ} {name} commit={version} jobs={jobs} "
-                f"wall={wall:.0f}s exit={r.returncode}\n")
-    if r.returncode == 130:
-        sys.exit("interrupted: run the script again to continue")
-    if r.returncode != 0:
-        sys.exit(f"demon batch failed for {name} (exit {r.returncode})")
+    run_batch(cmd, out, name, version, jobs)
 
 
 def retry(v, nodes, jobs, memory, out, version):
@@ -134,26 +144,12 @@ def retry(v, nodes, jobs, memory, out, version):
     if not os.path.exists(report):
         sys.exit(f"{name}: no report to retry ({report}); solve it first")
     retried = os.path.join(out, name + ".retry.csv")
-    versions = os.path.join(out, name + ".versions")
-    seen = open(versions).read().split() if os.path.exists(versions) else []
-    if version not in seen:
-        with open(versions, "a") as f:
-            f.write(version + "\n")
+    record_version(out, name, version)
     cmd = [DEMON, "batch", game, *opts.split(), "--retry-unknown", report,
            "--max-nodes", nodes, "--jobs", str(jobs), "--max-memory", memory, "--csv", retried]
     if os.path.exists(retried):
         cmd.append("--resume")
-    print("$", " ".join(cmd[1:]), flush=True)
-    start = datetime.datetime.now(datetime.timezone.utc)
-    r = subprocess.run(cmd, cwd=ROOT)
-    wall = (datetime.datetime.now(datetime.timezone.utc) - start).total_seconds()
-    with open(os.path.join(out, "runs.log"), "a") as f:
-        f.write(f"{start:%Y-%m-%dT%H:%M:%SZ} {name}.retry commit={version} jobs={jobs} "
-                f"wall={wall:.0f}s exit={r.returncode}\n")
-    if r.returncode == 130:
-        sys.exit("interrupted: run the script again to continue")
-    if r.returncode != 0:
-        sys.exit(f"demon batch --retry-unknown failed for {name} (exit {r.returncode})")
+    run_batch(cmd, out, name + ".retry", version, jobs)
 
 
 def retry_limit(out, name):

@@ -188,7 +188,8 @@ fn cards_filler() -> Card {
 }
 
 /// Whether the levels `present` (a bit each) hold a cycle of `child`
-/// (the level of the cards that build on a level's cards, or [`NONE`]).
+/// (the level of the cards that build on a level's cards, or [`NONE`]):
+/// the functional graph walked once from every level.
 fn has_cycle(present: u64, child: &[u8; 64]) -> bool {
     let mut done = 0u64;
     let mut todo = present;
@@ -681,22 +682,8 @@ impl ClassFinder {
                 present |= 1 << l;
                 next[l as usize] = cl;
             }
-            // Walk the functional graph `next` once from every level.
-            let mut done = 0u64;
-            let mut todo = present;
-            while todo != 0 {
-                let l = todo.trailing_zeros() as u8;
-                todo &= todo - 1;
-                let mut path = 0u64;
-                let mut x = l;
-                while x != NONE && present & (1 << x) != 0 && done & (1 << x) == 0 {
-                    if path & (1 << x) != 0 {
-                        return false;
-                    }
-                    path |= 1 << x;
-                    x = next[x as usize];
-                }
-                done |= path;
+            if has_cycle(present, &next) {
+                return false;
             }
         }
         let mut rcount = [0u8; 64];

@@ -210,46 +210,57 @@ fn has_cycle(present: u64, child: &[u8; 64]) -> bool {
     false
 }
 
-/// The pairs of levels of the cards `cards` (a bit per card index) with
-/// cards on both sides: (a level, the level of the cards that build on its
-/// cards).
-fn level_pairs(
-    cards: u64,
-    lvl: &[u8; 52],
-    clvl: &[u8; 52],
-) -> smallvec::SmallVec<[(usize, usize); 32]> {
-    let mut child = [NONE; 64];
-    let mut present = 0u64;
-    let mut rest = cards;
-    while rest != 0 {
-        let i = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
-        child[lvl[i] as usize] = clvl[i];
-        present |= 1 << lvl[i];
-    }
-    let mut pairs = smallvec::SmallVec::new();
-    let mut rest = present;
-    while rest != 0 {
-        let l = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
-        let cl = child[l];
-        if cl != NONE && present & (1 << cl) != 0 {
-            pairs.push((l, cl as usize));
-        }
-    }
-    pairs
+/// A set of tableau cards counted by level.
+struct LevelCounts {
+    /// Cards per level.
+    count: [u8; 64],
+    /// Per level present: the level of the cards that build on its cards
+    /// (every card of a level has the same), or [`NONE`].
+    child: [u8; 64],
+    /// The levels present, a bit each.
+    present: u64,
+    /// The ranks present, a bit each.
+    ranks: u32,
 }
 
-/// The levels of the cards in `cards` (a bit per card index), a bit each.
-fn cards_levels(cards: u64, lvl: &[u8; 52]) -> u64 {
-    let mut levels = 0u64;
-    let mut rest = cards;
-    while rest != 0 {
-        let i = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
-        levels |= 1 << lvl[i];
+impl LevelCounts {
+    /// Counts the cards `cards` (a bit per card index) by level.
+    fn of(cards: u64, tables: &LevelTables) -> LevelCounts {
+        let LevelTables(_, lvl, clvl, rank) = tables;
+        let mut lc = LevelCounts {
+            count: [0; 64],
+            child: [NONE; 64],
+            present: 0,
+            ranks: 0,
+        };
+        let mut rest = cards;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let l = lvl[i] as usize;
+            lc.ranks |= 1 << rank[i];
+            lc.count[l] += 1;
+            lc.child[l] = clvl[i];
+            lc.present |= 1 << l;
+        }
+        lc
     }
-    levels
+
+    /// The pairs of levels with cards on both sides: (a level, the level
+    /// of the cards that build on its cards).
+    fn pairs(&self) -> smallvec::SmallVec<[(usize, usize); 32]> {
+        let mut pairs = smallvec::SmallVec::new();
+        let mut rest = self.present;
+        while rest != 0 {
+            let l = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let cl = self.child[l];
+            if cl != NONE && self.present & (1 << cl) != 0 {
+                pairs.push((l, cl as usize));
+            }
+        }
+        pairs
+    }
 }
 
 /// One position of a class, reached from the first by reversible moves.
@@ -445,12 +456,13 @@ impl ClassFinder {
     /// when the rules are mergeable and the base is chosen.
     fn free(&mut self, g: &Game, st: &State, out: &mut State) -> Option<usize> {
         let cards = self.free_cards(g, st)?;
-        let size = self.free_size(g, cards)?;
+        let lc = LevelCounts::of(cards, &self.tables);
+        let size = Self::free_size_of(g, cards.count_ones() as usize, &lc)?;
         if size > FREE_CAP as u64 {
             return None;
         }
-        let LevelTables(_, lvl, clvl, _) = &self.tables;
-        let pairs = level_pairs(cards, lvl, clvl);
+        let lvl = &self.tables.1;
+        let pairs = lc.pairs();
         let mut count = [0u8; 64];
         let mut by_level = [[0u8; 4]; 64];
         let mut rest = cards;
@@ -535,22 +547,15 @@ impl ClassFinder {
     /// when they form a free class: no cycle of levels among them, and a
     /// positive slack. Needs the level tables filled.
     fn free_size(&self, g: &Game, cards: u64) -> Option<u64> {
+        let lc = LevelCounts::of(cards, &self.tables);
+        Self::free_size_of(g, cards.count_ones() as usize, &lc)
+    }
+
+    /// [`ClassFinder::free_size`] of `n` tableau cards counted by level.
+    fn free_size_of(g: &Game, n: usize, lc: &LevelCounts) -> Option<u64> {
         let rules = g.rules();
-        let LevelTables(_, lvl, clvl, rank) = &self.tables;
         let piles = rules.piles as usize;
-        let n = cards.count_ones() as usize;
-        let mut count = [0u8; 64];
-        let mut ranks = 0u32;
-        // Every card of a level has the same child level.
-        let mut child = [NONE; 64];
-        let mut rest = cards;
-        while rest != 0 {
-            let i = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            ranks |= 1 << rank[i];
-            count[lvl[i] as usize] += 1;
-            child[lvl[i] as usize] = clvl[i];
-        }
+        let count = &lc.count;
         // A pile joined onto its own top, or a circle of links, would need
         // a cycle of levels (each level the child of the one before) with
         // cards of every one of them on the tableau: with none, neither
@@ -558,14 +563,14 @@ impl ClassFinder {
         // 26 levels, so all 13 ranks are far from enough). A cycle of
         // levels has cards of every rank (see `levels`).
         let may_cycle = rules.tableau_wrap == TableauWrap::KingOnAce
-            && ranks.count_ones() == rules.ranks as u32;
-        if may_cycle && has_cycle(cards_levels(cards, lvl), &child) {
+            && lc.ranks.count_ones() == rules.ranks as u32;
+        if may_cycle && has_cycle(lc.present, &lc.child) {
             return None;
         }
         // Each pair of levels (a level and the level of the cards that
         // build on its cards, disjoint from every other pair) holds at most
         // the smaller side's count of links.
-        let pairs = level_pairs(cards, lvl, clvl);
+        let pairs = lc.pairs();
         let max: usize = pairs
             .iter()
             .map(|&(l, cl)| count[l].min(count[cl]) as usize)
@@ -984,6 +989,21 @@ pub fn flip_move(g: &Game, st: &State, c: Card, to: Card) -> Move {
     }
 }
 
+/// One step of a random playout, for tests: plays a legal move of `st`
+/// chosen by the xorshift state `rng`; `false` when there is none.
+#[cfg(test)]
+pub(crate) fn random_step(game: &Game, st: &mut State, rng: &mut u64) -> bool {
+    let legal = game.legal_moves(st);
+    if legal.is_empty() {
+        return false;
+    }
+    *rng ^= *rng << 13;
+    *rng ^= *rng >> 7;
+    *rng ^= *rng << 17;
+    game.play(st, legal[(*rng % legal.len() as u64) as usize]);
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1070,14 +1090,9 @@ mod tests {
                 }
             }
             checked += 1;
-            let moves = game.legal_moves(&st);
-            if moves.is_empty() {
+            if !random_step(game, &mut st, &mut rng) {
                 break;
             }
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            game.play(&mut st, moves[(rng % moves.len() as u64) as usize]);
         }
         (checked, merged)
     }

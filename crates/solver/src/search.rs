@@ -3044,14 +3044,9 @@ mod tests {
                     }
                 }
             }
-            let legal = game.legal_moves(&st);
-            if legal.is_empty() {
+            if !class::random_step(game, &mut st, &mut rng) {
                 break 'walk;
             }
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            game.play(&mut st, legal[(rng % legal.len() as u64) as usize]);
         }
         (checked, nflips)
     }
@@ -3132,14 +3127,9 @@ mod tests {
                 sizes.insert(n);
                 checked += 1;
             }
-            let legal = game.legal_moves(&st);
-            if legal.is_empty() {
+            if !class::random_step(game, &mut st, &mut rng) {
                 break;
             }
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            game.play(&mut st, legal[(rng % legal.len() as u64) as usize]);
         }
         checked
     }

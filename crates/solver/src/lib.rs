@@ -3,7 +3,7 @@
 //! [`solve`] runs a depth-first search over positions with a transposition
 //! table of canonical fingerprints ([`key`], [`table`]), the K+ view of the
 //! stock, and provably safe foundation moves played without branching
-//! ([`search`]). Every WON it reports comes with a move list that the
+//! ([`search`], [`moves`]). Every WON it reports comes with a move list that the
 //! independent checker of `demon-core` has replayed to a win; nested
 //! rollouts ([`rollout`]) look for wins beside the exhaustive search, on
 //! the deals whose wins it finds late. [`reference`]
@@ -13,14 +13,17 @@ pub mod checkpoint;
 pub mod class;
 pub mod deadlock;
 pub mod key;
+pub mod moves;
+pub mod probe;
 pub mod reference;
 pub mod rollout;
 pub mod search;
 pub mod shorten;
 pub mod table;
 
+pub use probe::{probe, Weights};
 pub use search::{
-    probe, solve, solve_resumable, solve_saving, solve_with, Limit, Limits, Options, Outcome,
-    SolveError, Stats, StopFlag, Verdict, Weights, CHECKPOINT_SEARCH_VERSION,
+    solve, solve_resumable, solve_saving, solve_with, Limit, Limits, Options, Outcome, SolveError,
+    Stats, StopFlag, Verdict, CHECKPOINT_SEARCH_VERSION,
 };
 pub use shorten::shorten;

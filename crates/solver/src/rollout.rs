@@ -39,7 +39,8 @@ use demon_core::{Game, Move, State};
 use smallvec::SmallVec;
 
 use crate::key::fingerprint;
-use crate::search::{generate, play_safe_moves, FpHasher, Gen, SMove, StopFlag};
+use crate::moves::{generate, play_safe_moves, Gen, SMove};
+use crate::search::{FpHasher, StopFlag};
 
 /// One step of a line: the talon state to turn to first (a K+ waste
 /// play), and the move; the safe moves after it are played on arrival.

@@ -9,8 +9,8 @@ mod common;
 
 use common::playouts;
 use demon_core::{Game, GameKind, Move, State};
+use demon_solver::moves::safe_move;
 use demon_solver::reference::reference_solve_from;
-use demon_solver::search::safe_move;
 
 /// Positions the reference search may visit per question.
 const REFERENCE_NODES: usize = 20_000;

@@ -1,0 +1,617 @@
+//! The search's moves: which moves of a position the search offers, and in
+//! what order ([`generate`]): the K+ waste plays (every card the stock can
+//! bring to the waste top, offered directly), the provably safe foundation
+//! moves played without branching ([`safe_to_found`], [`play_safe_moves`]),
+//! and what a move reads and writes, for the sibling sleep sets of the
+//! search ([`independent`]).
+
+use demon_core::rules::{Build, EmptySpace, Stock, TableauWrap};
+use demon_core::{Card, Game, Loc, Move, State, Undo};
+use smallvec::SmallVec;
+
+use crate::key::piles_interchangeable;
+
+/// A search move: a core move, after turning the talon to `talon` first
+/// when it is a K+ waste play, played from member `member` of the
+/// position's tableau class ([`crate::class`]; 0 is the position itself).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SMove {
+    pub(crate) mv: Move,
+    pub(crate) talon: Option<(u8, u8)>,
+    pub(crate) score: i16,
+    pub(crate) member: u8,
+    /// What the move touches, for [`independent`].
+    pub(crate) fp: Footprint,
+}
+
+impl SMove {
+    /// Move `mv` of position `st` (member 0), played after setting the
+    /// talon to `talon` if given.
+    pub(crate) fn new(
+        g: &Game,
+        st: &State,
+        mv: Move,
+        talon: Option<(u8, u8)>,
+        score: i16,
+    ) -> SMove {
+        SMove {
+            mv,
+            talon,
+            score,
+            member: 0,
+            fp: touch(g, st, mv),
+        }
+    }
+}
+
+/// The parts of a position a move reads or writes, for the sibling
+/// sleep sets of [`Searcher`]. `None` when the move is not a candidate.
+pub(crate) type Footprint = Option<Touch>;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Touch {
+    /// Tableau piles moved from or to.
+    piles: u16,
+    /// Bit 0: the talon (a waste play); bit 1: the reserve.
+    shared: u8,
+    /// Suits whose foundations it builds on.
+    suits: u8,
+}
+
+/// Whether two moves available in one position commute, in the sense the
+/// sibling sleep sets need: each stays legal and is generated, with the
+/// same label, after the other, and the two orders end in the same state.
+///
+/// A candidate move (see [`touch`]) plays one card or run between the
+/// talon, the reserve, a non-empty tableau pile that it does not empty and
+/// a foundation; its legality and effect depend only on those places (the
+/// build rule, foundation base and wrap are fixed for the whole game). Two
+/// candidates on disjoint piles, not both on the talon, not both on the
+/// reserve and not building on foundations of one suit therefore commute:
+/// neither changes what the other reads. Foundations of one suit are
+/// excluded because with two decks the move generator picks one of the
+/// suit's two foundations by height. No candidate empties a pile or moves
+/// into an empty one, so the reserve never refills a space, the "first
+/// empty space" the generator uses is unchanged, and space rules that
+/// depend on the reserve play no part. Safe moves are ruled out by the
+/// caller (a child position must have had none).
+pub(crate) fn independent(a: Footprint, b: Footprint) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => {
+            a.piles & b.piles == 0 && a.shared & b.shared == 0 && a.suits & b.suits == 0
+        }
+        _ => false,
+    }
+}
+
+/// The footprint of a move about to be generated in `st`, or `None` when
+/// it is not a candidate for [`independent`].
+pub(crate) fn touch(g: &Game, st: &State, mv: Move) -> Footprint {
+    let Move::Play {
+        from,
+        to,
+        count,
+        card,
+    } = mv
+    else {
+        return None;
+    };
+    let mut t = Touch {
+        piles: 0,
+        shared: 0,
+        suits: 0,
+    };
+    match from {
+        Loc::Tableau(p) => {
+            // A move that empties its pile is not a candidate.
+            if count as usize >= g.pile(st, p as usize).len() {
+                return None;
+            }
+            t.piles |= 1 << p;
+        }
+        Loc::Waste => t.shared |= 1,
+        // Emptying the reserve changes what spaces accept.
+        Loc::Reserve if g.reserve(st).len() > 1 => t.shared |= 2,
+        _ => return None,
+    }
+    match to {
+        Loc::Tableau(q) => {
+            if g.pile(st, q as usize).is_empty() {
+                return None;
+            }
+            t.piles |= 1 << q;
+        }
+        Loc::Foundation(_) => t.suits |= 1 << card.suit().index(),
+        _ => return None,
+    }
+    Some(t)
+}
+
+/// Plays provably safe foundation moves until none is left, recording them
+/// in `autos`.
+pub(crate) fn play_safe_moves(g: &Game, st: &mut State, autos: &mut Vec<(Move, Undo)>) {
+    while let Some(m) = safe_move(g, st) {
+        let u = g.play(st, m);
+        autos.push((m, u));
+    }
+}
+
+/// The first foundation move of `st` that the search plays without
+/// branching, if any: a tableau top card, the reserve's top card, or the
+/// waste top when the stock is dealt one card at a time, that
+/// [`safe_to_found`] accepts, under the
+/// conditions that argument needs (see there).
+pub fn safe_move(g: &Game, st: &State) -> Option<Move> {
+    let rules = g.rules();
+    if rules.worrying_back {
+        return None;
+    }
+    // A deal that waits for every pile to be filled: a card the winning
+    // line would have kept (or moved into a space) could be the one that
+    // lets it deal, so nothing is played early while the stock has cards.
+    if let Stock::ToTableau {
+        only_when_no_empty: true,
+    } = rules.stock
+    {
+        if !g.stock_empty(st) {
+            return None;
+        }
+    }
+    // Taking a lone card off its pile empties it early. That is only an
+    // extra option unless the reserve fills it at once. Then the reserve
+    // runs one card ahead of the winning line W, which is still sound while
+    // the piles are interchangeable (a stock dealt to the waste): the pile
+    // that holds `c` in W holds the reserve's next card u in W', and
+    // whatever W does with u (from the reserve: up, onto a pile, or into a
+    // space that empties) W' does with u from that pile, which the reserve
+    // then fills with the card after u: the same correspondence one card
+    // on, with the two piles' places exchanged when u fills a space in W.
+    // Moving `c` off its pile in W leaves u there, as in W'. When the
+    // reserve runs out, W' has an empty pile where W has `c`: an extra
+    // option (spaces then take any card, or the waste's, by choice). A
+    // card in a pile is playable wherever the reserve's top is, and
+    // nothing can be built on u in W, where it lies in the reserve.
+    let empty_ok = match rules.empty_space {
+        EmptySpace::Any => true,
+        _ => g.reserve(st).is_empty() || matches!(rules.stock, Stock::ToWaste { .. }),
+    };
+    // `c`, from `from`, to its foundation, when that is safe.
+    let up = |from: Loc, c: Card| -> Option<Move> {
+        let f = g.foundation_for(st, c)?;
+        safe_to_found(g, st, c).then_some(Move::Play {
+            from,
+            to: Loc::Foundation(f),
+            count: 1,
+            card: c,
+        })
+    };
+    for p in 0..rules.piles as usize {
+        let cs = g.pile(st, p);
+        if let Some(&c) = cs.last() {
+            if cs.len() == 1 && !empty_ok {
+                continue;
+            }
+            if let Some(m) = up(Loc::Tableau(p as u8), c) {
+                return Some(m);
+            }
+        }
+    }
+    // The reserve's top card. With spaces never filled from the reserve,
+    // moving it up only gives earlier access to the card below it. When
+    // the reserve fills spaces, W' (with `c` up) has the reserve one card
+    // ahead of W: where W plays `c` from the reserve up or onto a pile,
+    // W' leaves the move out (and plays what W builds on `c` up early, as
+    // in the proof at [`safe_to_found`]), after which the two reserves
+    // agree; where W's reserve fills a space with `c`, W' fills it with
+    // the next card u, and from there the correspondence is the one
+    // argued above for a lone card (the pile that holds `c` in W holds u
+    // in W'), which needs the same condition.
+    if empty_ok {
+        if let Some(m) = g.reserve_top(st).and_then(|c| up(Loc::Reserve, c)) {
+            return Some(m);
+        }
+    }
+    if matches!(rules.stock, Stock::ToWaste { draw: 1, .. }) {
+        return g.waste_top(st).and_then(|c| up(Loc::Waste, c));
+    }
+    None
+}
+
+/// Which of a position's moves [`generate`] lists.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Gen {
+    /// All of them.
+    All,
+    /// All but the reversible ones: the first member of a merged class.
+    ClassFirst,
+    /// Only those that change the tableau and are not reversible: another
+    /// member of a merged class, whose talon is the first's (its waste
+    /// reach is passed in, not recomputed).
+    ClassOther,
+}
+
+/// What the move scores read of a position.
+struct Cx {
+    to_waste: bool,
+    inter: bool,
+    first_empty: Option<usize>,
+    reserve_len: usize,
+}
+
+impl Cx {
+    fn new(g: &Game, st: &State) -> Cx {
+        let piles = g.rules().piles as usize;
+        Cx {
+            to_waste: matches!(g.rules().stock, Stock::ToWaste { .. }),
+            inter: piles_interchangeable(g, st),
+            first_empty: (0..piles).find(|&p| g.pile(st, p).is_empty()),
+            reserve_len: g.reserve(st).len(),
+        }
+    }
+}
+
+/// The search's score of a legal move that is not a K+ waste play (higher
+/// is tried first), or `None` when the search never plays it.
+fn score(g: &Game, st: &State, cx: &Cx, mv: Move) -> Option<i16> {
+    let rules = g.rules();
+    Some(match mv {
+        Move::Deal | Move::Redeal if cx.to_waste => return None,
+        Move::Deal => 5,
+        Move::Redeal => return None,
+        Move::ChooseBase(_) => 0,
+        Move::Play {
+            from: Loc::Waste, ..
+        } if cx.to_waste => return None,
+        Move::Play {
+            from, to, count, ..
+        } => {
+            if let (Loc::Tableau(q), true) = (to, cx.inter) {
+                // One of several empty spaces stands for all of them.
+                if g.pile(st, q as usize).is_empty() && Some(q as usize) != cx.first_empty {
+                    return None;
+                }
+            }
+            match (from, to) {
+                (_, Loc::Foundation(_)) => 100 + if from == Loc::Reserve { 10 } else { 0 },
+                (Loc::Reserve, _) => 60,
+                (Loc::Tableau(p), Loc::Tableau(q)) => {
+                    let p = p as usize;
+                    let len = g.pile(st, p).len();
+                    // A whole pile into an empty space changes
+                    // nothing while piles are interchangeable.
+                    if cx.inter
+                        && count as usize == len
+                        && g.pile(st, q as usize).is_empty()
+                        && g.face_down(st, p) == 0
+                    {
+                        return None;
+                    }
+                    if count as usize == len
+                        && cx.reserve_len > 0
+                        && rules.empty_space != EmptySpace::Any
+                    {
+                        55 // empties a pile, which the reserve fills
+                    } else {
+                        20
+                    }
+                }
+                (Loc::Foundation(_), _) => 0,
+                _ => 10,
+            }
+        }
+    })
+}
+
+/// The K+ waste plays of `reach` to the foundations (when `found`) and to
+/// the tableau piles `onto` (a bit per pile).
+fn push_reach(
+    g: &Game,
+    st: &State,
+    cx: &Cx,
+    reach: &[demon_core::Reach],
+    found: bool,
+    onto: u64,
+    out: &mut SmallVec<[SMove; 32]>,
+) {
+    let piles = g.rules().piles as usize;
+    let space_ok = g.space_accepts(st, Loc::Waste);
+    for r in reach {
+        let talon = if r.turns == 0 {
+            None
+        } else {
+            Some((r.pos, r.passes))
+        };
+        let c = r.card;
+        let base = 30 - (r.turns.min(20) as i16);
+        if let (Some(f), true) = (g.foundation_for(st, c), found) {
+            let mv = Move::Play {
+                from: Loc::Waste,
+                to: Loc::Foundation(f),
+                count: 1,
+                card: c,
+            };
+            out.push(SMove::new(g, st, mv, talon, base + 70));
+        }
+        for q in 0..piles {
+            if onto & (1 << q) == 0 {
+                continue;
+            }
+            let ok = match g.pile(st, q).last() {
+                Some(&t) => g.builds(st, c, t),
+                None => space_ok && (!cx.inter || Some(q) == cx.first_empty),
+            };
+            if ok {
+                let mv = Move::Play {
+                    from: Loc::Waste,
+                    to: Loc::Tableau(q as u8),
+                    count: 1,
+                    card: c,
+                };
+                out.push(SMove::new(g, st, mv, talon, base));
+            }
+        }
+    }
+}
+
+/// The search moves of a position, best first.
+pub(crate) fn generate(
+    g: &Game,
+    st: &State,
+    out: &mut SmallVec<[SMove; 32]>,
+    reach: &mut SmallVec<[demon_core::Reach; 32]>,
+    mode: Gen,
+) {
+    out.clear();
+    let rules = g.rules();
+    let mut runs = [0u8; demon_core::rules::MAX_PILES];
+    if mode != Gen::All {
+        for (p, r) in runs.iter_mut().enumerate().take(rules.piles as usize) {
+            *r = g.run_len(st, p) as u8;
+        }
+    }
+    let cx = Cx::new(g, st);
+    for mv in g.legal_moves(st) {
+        if mode != Gen::All {
+            if let Move::Play {
+                from: Loc::Tableau(p),
+                to: Loc::Tableau(q),
+                count,
+                ..
+            } = mv
+            {
+                // Reversible (see `class::is_reversible`).
+                if count < runs[p as usize] && !g.pile(st, q as usize).is_empty() {
+                    continue;
+                }
+            }
+            if mode == Gen::ClassOther && !touches_tableau(g, mv) {
+                continue;
+            }
+        }
+        let Some(score) = score(g, st, &cx, mv) else {
+            continue;
+        };
+        out.push(SMove::new(g, st, mv, None, score));
+    }
+    if cx.to_waste {
+        if mode != Gen::ClassOther {
+            reach.clear();
+            g.waste_reach(st, reach);
+        }
+        let all = (1u64 << rules.piles) - 1;
+        push_reach(g, st, &cx, reach, mode != Gen::ClassOther, all, out);
+    }
+    out.sort_by_key(|m| -m.score);
+}
+
+/// The non-reversible moves onto pile `q`, whose top is `on`, and of `on`
+/// to a foundation, scored as [`generate`] scores them: what
+/// `generate(.., Gen::ClassOther)` lists of those, given the waste reach
+/// of a member with this talon (a flipped member of a binary class, see
+/// [`ClassFinder::form`]).
+pub(crate) fn generate_onto(
+    g: &Game,
+    st: &State,
+    q: usize,
+    on: Card,
+    reach: &[demon_core::Reach],
+    out: &mut SmallVec<[SMove; 32]>,
+) {
+    out.clear();
+    let rules = g.rules();
+    let cx = Cx::new(g, st);
+    let dest = Loc::Tableau(q as u8);
+    let mut cands: SmallVec<[Move; 8]> = SmallVec::new();
+    if let Some(f) = g.foundation_for(st, on) {
+        cands.push(Move::Play {
+            from: dest,
+            to: Loc::Foundation(f),
+            count: 1,
+            card: on,
+        });
+    }
+    let mut single = |from: Loc, c: Card| {
+        if g.builds(st, c, on) {
+            cands.push(Move::Play {
+                from,
+                to: dest,
+                count: 1,
+                card: c,
+            });
+        }
+    };
+    if !cx.to_waste {
+        if let Some(c) = g.waste_top(st) {
+            single(Loc::Waste, c);
+        }
+    }
+    if let Some(c) = g.reserve_top(st) {
+        single(Loc::Reserve, c);
+    }
+    if rules.worrying_back {
+        for f in 0..rules.foundations() {
+            if let Some(c) = g.foundation_top(st, f) {
+                single(Loc::Foundation(f as u8), c);
+            }
+        }
+    }
+    // From another pile: its whole top run (a part would be reversible).
+    for p in 0..rules.piles as usize {
+        let cs = g.pile(st, p);
+        if p == q || cs.is_empty() {
+            continue;
+        }
+        let run = g.run_len(st, p);
+        let c = cs[cs.len() - run];
+        if g.builds(st, c, on) {
+            cands.push(Move::Play {
+                from: Loc::Tableau(p as u8),
+                to: dest,
+                count: run as u8,
+                card: c,
+            });
+        }
+    }
+    for &mv in &cands {
+        if let Some(score) = score(g, st, &cx, mv) {
+            out.push(SMove::new(g, st, mv, None, score));
+        }
+    }
+    if cx.to_waste {
+        push_reach(g, st, &cx, reach, false, 1 << q, out);
+    }
+    out.sort_by_key(|m| -m.score);
+}
+
+/// Whether moving `c` (the next card of its foundation) up now can never
+/// cost a win. Cards never leave the foundations (no worrying back) and
+/// the caller's conditions hold (see [`safe_move`]).
+///
+/// Call the cards that may be built on a card in the tableau (one rank
+/// below it in the colours or suits the build rule allows, a King below an
+/// Ace when Kings go on Aces) its holders-on, and say a card is *next*
+/// when every foundation of its suit holds at least the ranks below it
+/// (with one deck: its foundation is one card short of it). The rule: every
+/// foundation of `c`'s suit has reached `c`'s rank (with one deck that is
+/// `c` being next); every holder-on `b` of `c` is up (every copy of it) or
+/// next; every holder-on `d` of such a `b` is up or next; every holder-on
+/// of such a `d` is up. For building down in alternate colours with one
+/// deck that is Blake & Gent's rule: `c` at most two ranks above both
+/// foundations of the other colour and three above the other of its own
+/// colour.
+///
+/// Proof. Take any winning line W from the position P with `c` down; build
+/// a line W' from P' (P with `c` up) that wins too. W' plays W's moves,
+/// except: a move of `c`, or of a run with `c` at its bottom, is left out
+/// (what it would carry is on the foundations, below); when W moves a `b`
+/// (with any `d` on it) onto `c`, or a `d` onto such a `b`, or a deal puts
+/// one there, W' plays those cards to their foundations instead, top card
+/// first; and any later move of them is left out. Invariant: W' has the
+/// position of W with `c`, and the cards moved up early, taken off the
+/// tableau (they only ever lie on `c` or on each other, on top of a
+/// pile), and on their foundations. Each replaced move is legal: a `b` or
+/// `d` not up was next at P, and only a copy of that card can fill its
+/// place there; with two decks, a suit's foundations are interchangeable
+/// and each holds one copy of each rank, so its foundations still one below
+/// such a card are as many as its copies not up, in W' as in P, and the
+/// copy W' moves up early finds one. Nothing else can be put on the early
+/// cards: the holders-on of a `d` are all up. Every other move of W is
+/// legal in W', since the two positions differ only in those stacks and in
+/// foundations that are ahead in W' by exactly those cards (so a card W
+/// plays up still finds a foundation one below it: W' has every height W
+/// has, but for those raised by an early card, whose lower height W's next
+/// move of that suit cannot need, as only a copy of the early card fits
+/// there); an early-emptied
+/// pile is only an extra option, given the caller's conditions: the
+/// reserve does not fill it (which would change every later fill), and no
+/// deal waits for it to be filled. A card dealt onto an early stack in W
+/// lands on what is under that stack in W', where it is again the top card.
+///
+/// With two decks the other copy `c'` of `c` breaks this if W plays `c'`
+/// up on the foundation that `c` takes in W' while the suit's other
+/// foundation is lower: W' then has no place for it (a search found such a
+/// deal: `tests/safe_moves.rs`). Hence the first condition, under which
+/// `c'` goes on the other foundation. (Before the chain was extended to two
+/// decks, a two-deck `c` needed every copy of every holder-on up: on small
+/// deals `tests/safe_moves.rs` now checks 21-24 % more safe moves of Double
+/// Canfield, Double Easthaven and Variegated Canfield, all sound.)
+pub fn safe_to_found(g: &Game, st: &State, c: Card) -> bool {
+    let rules = g.rules();
+    let Some(base) = g.base(st) else { return false };
+    let ranks = rules.ranks;
+    let rel = |r: u8| (r + ranks - base.index()) % ranks;
+    // The rank that may be built on a card of rank `r`, if any.
+    let below = |r: u8| match rules.tableau_wrap {
+        TableauWrap::No if r == 0 => None,
+        TableauWrap::AtBase if r == base.index() => None,
+        _ => Some((r + ranks - 1) % ranks),
+    };
+    // The suits of the cards that may be built on a card of suit `s`.
+    let holder_suits = |s: usize| -> u8 {
+        match rules.build {
+            Build::AltColour if s >= 2 => 0b0011,
+            Build::AltColour => 0b1100,
+            Build::Suit => 1 << s,
+            Build::AnySuit => 0b1111,
+        }
+    };
+    let d = rules.decks as usize;
+    let r = c.rank().index();
+    let s = c.suit().index();
+    // The lowest foundation of each suit: with one deck, its foundation.
+    let mut low = [u8::MAX; 4];
+    for (f, l) in (0..rules.foundations()).map(|f| (f, f / d)) {
+        low[l] = low[l].min(g.foundation_height(st, f));
+    }
+    if low[s] < rel(r) {
+        return false;
+    }
+    clear(&low, r, s, 0, &rel, &below, &holder_suits)
+}
+
+/// The chain of [`safe_to_found`]: whether every copy of every holder-on
+/// of a card of rank `r` and suit `s` is up, or (above `depth` 2) every
+/// foundation of its suit is at least next for it (so each copy not up has
+/// its own place there) and its own holders-on are clear at the next
+/// depth. `low`: the lowest foundation height of each suit.
+fn clear(
+    low: &[u8; 4],
+    r: u8,
+    s: usize,
+    depth: u8,
+    rel: &dyn Fn(u8) -> u8,
+    below: &dyn Fn(u8) -> Option<u8>,
+    holder_suits: &dyn Fn(usize) -> u8,
+) -> bool {
+    let Some(b) = below(r) else { return true };
+    let rb = rel(b);
+    let hs = holder_suits(s);
+    (0..4usize).filter(|&t| hs >> t & 1 == 1).all(|t| {
+        let h = low[t];
+        h > rb || (h == rb && depth < 2 && clear(low, b, t, depth + 1, rel, below, holder_suits))
+    })
+}
+
+/// Whether `mv` moves cards from one tableau pile to another.
+pub(crate) fn touches_tableau_only(mv: Move) -> bool {
+    matches!(
+        mv,
+        Move::Play {
+            from: Loc::Tableau(_),
+            to: Loc::Tableau(_),
+            ..
+        }
+    )
+}
+
+/// Whether a move changes the tableau: a play from or to a pile, or a
+/// deal onto the piles ([`Gen::ClassOther`] lists only those).
+fn touches_tableau(g: &Game, mv: Move) -> bool {
+    match mv {
+        Move::Play { from, to, .. } => {
+            matches!(from, Loc::Tableau(_)) || matches!(to, Loc::Tableau(_))
+        }
+        Move::Deal => matches!(g.rules().stock, Stock::ToTableau { .. }),
+        Move::Redeal | Move::ChooseBase(_) => false,
+    }
+}

@@ -26,6 +26,7 @@ Needs only the Rust toolchain and Python 3 (standard library).
 
 import argparse
 import datetime
+import csv
 import json
 import os
 import platform
@@ -163,6 +164,17 @@ def retry_limit(out, name):
     return None
 
 
+def retry_progress(out, name):
+    """How many of the report's unknown deals its retry has solved again,
+    and how many there are (a retry interrupted, to be continued, has
+    fewer rows)."""
+    with open(os.path.join(out, name + ".csv"), newline="") as f:
+        total = sum(1 for r in csv.DictReader(f) if r["verdict"] == "unknown")
+    with open(os.path.join(out, name + ".retry.csv"), newline="") as f:
+        done = sum(1 for _ in csv.DictReader(f))
+    return done, total
+
+
 def report_with_retry(out, name, tmp):
     """The variant's report with its retry folded in (a merged copy in
     `tmp`), or the report itself when it has no retry."""
@@ -294,6 +306,10 @@ def table_in(out, seeds, tmp):
         solved_by[name] = open(vf).read().split() if os.path.exists(vf) else []
         rl = retry_limit(out, name)
         limit = f"{nodes:,}" if rl is None else f"{nodes:,}, then {rl:,}"
+        if rl is not None:
+            done, total = retry_progress(out, name)
+            if done < total:
+                limit += f" ({done:,} of the {total:,} retried so far)"
         md.append(f"| {name} | `{(game + ' ' + opts).strip()}` | {s['deals']}{partial} | {s['won']} | "
                   f"{s['lost']} | {s['unknown']} | {rate} | {alls} | {limit} | {s['seconds']['mean']:.3f} | "
                   f"{s['seconds']['max']:.1f} | {rate_ns / 1e6:.2f} | {bpp:.0f} | {p} | {agree} |")

@@ -175,12 +175,19 @@ def retry_progress(out, name):
     return done, total
 
 
+def retry_pending(out, name):
+    """Whether a variant's retry was interrupted with finished rows still
+    waiting in its side file: `demon merge` refuses to fold it in until it
+    is resumed, so the table reads the report alone."""
+    return os.path.exists(os.path.join(out, name + ".retry.csv.pending"))
+
+
 def report_with_retry(out, name, tmp):
     """The variant's report with its retry folded in (a merged copy in
     `tmp`), or the report itself when it has no retry."""
     path = os.path.join(out, name + ".csv")
     retried = os.path.join(out, name + ".retry.csv")
-    if not os.path.exists(retried):
+    if not os.path.exists(retried) or retry_pending(out, name):
         return path
     merged = os.path.join(tmp, name + ".csv")
     r = subprocess.run([READER, "merge", path, "--retried", retried, "--csv", merged],
@@ -308,7 +315,10 @@ def table_in(out, seeds, tmp):
         limit = f"{nodes:,}" if rl is None else f"{nodes:,}, then {rl:,}"
         if rl is not None:
             done, total = retry_progress(out, name)
-            if done < total:
+            if retry_pending(out, name):
+                limit = (f"{nodes:,} (a retry at {rl:,} is under way, {done:,} of the {total:,} "
+                         "unknown deals so far, not folded in until it is resumed)")
+            elif done < total:
                 limit += f" ({done:,} of the {total:,} retried so far)"
         md.append(f"| {name} | `{(game + ' ' + opts).strip()}` | {s['deals']}{partial} | {s['won']} | "
                   f"{s['lost']} | {s['unknown']} | {rate} | {alls} | {limit} | {s['seconds']['mean']:.3f} | "
@@ -317,7 +327,7 @@ def table_in(out, seeds, tmp):
             name, game, f'"{opts}"', f'"{s["rules"]}"', f"1..{seeds}", str(s["deals"]), str(s["won"]),
             str(s["lost"]), str(s["unknown"]),
             "" if wr is None else f"{wr:.6f}", "" if ci is None else f"{ci[0]:.6f}",
-            "" if ci is None else f"{ci[1]:.6f}", f"{al[0]:.6f}", f"{al[1]:.6f}", str(nodes), "" if rl is None else str(rl),
+            "" if ci is None else f"{ci[1]:.6f}", f"{al[0]:.6f}", f"{al[1]:.6f}", str(nodes), "" if rl is None or retry_pending(out, name) else str(rl),
             f"{s['seconds']['mean']:.4f}", f"{s['seconds']['p99']:.4f}", f"{s['seconds']['max']:.4f}",
             f"{rate_ns:.0f}", f"{bpp:.1f}",
             "" if not pub else f"{pub[0]}", "" if not pub or pub[1] is None else f"{pub[1]}",

@@ -313,9 +313,11 @@ def table_in(out, seeds, tmp):
         solved_by[name] = open(vf).read().split() if os.path.exists(vf) else []
         rl = retry_limit(out, name)
         limit = f"{nodes:,}" if rl is None else f"{nodes:,}, then {rl:,}"
+        # A retry with rows still pending is not folded in (report_with_retry).
+        pending = rl is not None and retry_pending(out, name)
         if rl is not None:
             done, total = retry_progress(out, name)
-            if retry_pending(out, name):
+            if pending:
                 limit = (f"{nodes:,} (a retry at {rl:,} is under way, {done:,} of the {total:,} "
                          "unknown deals so far, not folded in until it is resumed)")
             elif done < total:
@@ -327,7 +329,7 @@ def table_in(out, seeds, tmp):
             name, game, f'"{opts}"', f'"{s["rules"]}"', f"1..{seeds}", str(s["deals"]), str(s["won"]),
             str(s["lost"]), str(s["unknown"]),
             "" if wr is None else f"{wr:.6f}", "" if ci is None else f"{ci[0]:.6f}",
-            "" if ci is None else f"{ci[1]:.6f}", f"{al[0]:.6f}", f"{al[1]:.6f}", str(nodes), "" if rl is None or retry_pending(out, name) else str(rl),
+            "" if ci is None else f"{ci[1]:.6f}", f"{al[0]:.6f}", f"{al[1]:.6f}", str(nodes), "" if rl is None or pending else str(rl),
             f"{s['seconds']['mean']:.4f}", f"{s['seconds']['p99']:.4f}", f"{s['seconds']['max']:.4f}",
             f"{rate_ns:.0f}", f"{bpp:.1f}",
             "" if not pub else f"{pub[0]}", "" if not pub or pub[1] is None else f"{pub[1]}",

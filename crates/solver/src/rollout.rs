@@ -38,6 +38,7 @@ use std::time::{Duration, Instant};
 use demon_core::{Game, Loc, Move, State};
 use smallvec::SmallVec;
 
+use crate::class::is_reversible;
 use crate::key::fingerprint;
 use crate::moves::{generate, play_safe_moves, Gen, SMove};
 use crate::search::{FpHasher, StopFlag};
@@ -134,8 +135,8 @@ pub struct Rollouts<'g> {
 }
 
 /// Whether a rollout plays `mv`: every move but a reversible one (part of
-/// a run onto another pile, see [`crate::class::is_reversible`]) that does
-/// not uncover a card with a place on the foundations. A reversible move
+/// a run onto another pile, see [`is_reversible`]) that does not uncover a
+/// card with a place on the foundations. A reversible move
 /// changes only the tableau's arrangement, and a playout that takes such
 /// moves wanders through a class of arrangements (thousands of them in a
 /// Double Easthaven end game) before it does anything else. Only what the
@@ -147,19 +148,19 @@ pub struct Rollouts<'g> {
 fn worth_playing(g: &Game, st: &State, mv: Move) -> bool {
     let Move::Play {
         from: Loc::Tableau(p),
-        to: Loc::Tableau(q),
         count,
         ..
     } = mv
     else {
         return true;
     };
-    let (p, count) = (p as usize, count as usize);
-    if count >= g.run_len(st, p) || g.pile(st, q as usize).is_empty() {
+    if !is_reversible(g, st, mv) {
         return true;
     }
-    let cs = g.pile(st, p);
-    g.foundation_for(st, cs[cs.len() - count - 1]).is_some()
+    // A reversible move leaves at least the run's bottom card behind.
+    let cs = g.pile(st, p as usize);
+    g.foundation_for(st, cs[cs.len() - count as usize - 1])
+        .is_some()
 }
 
 /// Cards on the foundations and cards out of the reserve, weighted: what

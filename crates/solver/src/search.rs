@@ -318,13 +318,20 @@ pub fn solve_with(
 /// paths (`options.cursors`) may save, and any number may resume.
 ///
 /// What is saved, after a short header (the nodes and the search time so
-/// far, the number of positions): every stored position, as its full fingerprint and level;
-/// then every cursor's path, as the moves from the deal to its first
-/// frame and the move each of its frames was exploring. The caller says
-/// which deal, rules and options it belongs to. A resumed search loads the
-/// positions, then rebuilds each path by playing its moves again, every
-/// frame with all its moves to explore ([`Searcher::rebuild`]), and goes
-/// on from there.
+/// far, the number of positions): every stored position, as its full
+/// fingerprint and level; then what was left of the running cursor's
+/// turn, and every cursor's path: the moves from the deal to its first
+/// frame, the cursor's node count and splits, and each frame as the
+/// moves it listed, how many of them it had explored, which of those
+/// may put later ones to sleep (`Frame::clean`) and its node counts. The
+/// caller says which deal, rules and options it belongs to. A resumed
+/// search loads the positions, then rebuilds each path by playing its
+/// moves again, each frame listing what it listed, as far explored
+/// ([`Searcher::rebuild`]), and goes on from there: as the search without
+/// the stop would have, turns and splits included (the checkpoint tests
+/// check that a lost deal ends with the same positions stored; nodes may
+/// differ, as a best-first probe cut short by a sitting's limit is not
+/// run again).
 ///
 /// Why the verdict stays exact. A stored position is *open* while a frame
 /// of some path holds it, and *closed* once its frame has left the path
@@ -333,21 +340,28 @@ pub fn solve_with(
 /// whose first frame then holds it). The module's argument needs that at
 /// the end every move listed at a stored position has been explored; for
 /// a closed position that is done, and every open one is held again by a
-/// rebuilt frame whose moves are all explored before LOST is said (the
-/// moves explored before the stop are explored again, mostly table hits).
-/// So the saved and the resumed search together are one search of this
-/// module whose paths were rebuilt once. The sleep sets rest on the same
-/// induction (a slept move's position is reached from a position entered
-/// earlier, closed or open, whose moves are all explored, see
-/// [`Searcher::sleep`]); rebuilt frames put none of their moves to sleep,
-/// as they do not know which they explored. The file ends with a checksum
-/// of its header's numbers, positions and paths: a damaged file is
-/// refused, as a changed level could claim more than was explored.
+/// rebuilt frame, with the moves it had yet to explore (the ones before
+/// were explored by the saved search; the one it was playing when a
+/// limit stopped it, never entered, is saved among those to explore). So
+/// the saved and the resumed search together are one search of this
+/// module. The sleep sets rest on the same induction (a slept move's
+/// position is reached from a position entered earlier, closed or open,
+/// whose moves are all explored, see [`Searcher::sleep`]); a rebuilt
+/// frame keeps the moves left out of its list when it was entered and
+/// its `clean` bits. The file ends with a checksum of its header's
+/// numbers, positions and paths: a damaged file is refused, as a changed
+/// level could claim more than was explored, and a rebuilt frame must
+/// find each saved move among the moves it lists.
 ///
 /// The saved paths all run again, in turn, whatever `options.cursors` the
 /// resumed search has (the number only limits new splits).
 ///
-/// Files of the first format (`demonPT2`, one path, without it) are still
+/// Files of the second format (`demonPT3`: each frame as the move it was
+/// exploring) are still read: their rebuilt frames list all their moves,
+/// none explored, and put none to sleep (they do not know which they
+/// explored), which is sound by the argument above and costs the moves
+/// explored again, mostly table hits. Files of the first format
+/// (`demonPT2`, one path, without it) are still
 /// read: they hold the table without the path's positions, and the
 /// resumed search starts again from the deal, re-entering the dropped
 /// positions (they form a line from the deal, so none of them is found
@@ -469,11 +483,21 @@ fn drive(
 
 /// The search and its probes (see [`drive`]).
 fn drive_search(game: &Game, limits: &Limits, dfs: &mut Searcher) -> Outcome {
-    // Counted from the nodes a resumed search starts with.
-    let first = dfs.stats.nodes;
-    let mut pause = first.saturating_add(FIRST_PAUSE);
+    // Pauses at the whole search's node counts, a resumed search's
+    // included: it probes where the search without a stop would have,
+    // with the probe and the rollout budget of that round. (Counted from
+    // each sitting's start, sittings shorter than the first pause never
+    // probed: a small Double Canfield deal with worrying back, seed 0 of
+    // the checkpoint tests, won by the probe at 100,000 nodes, was not
+    // decided in 30 sittings of 37,125 nodes.)
+    let mut pause = FIRST_PAUSE;
     let mut probe = FIRST_PROBE;
     let mut round = 0usize;
+    while pause <= dfs.stats.nodes {
+        pause = pause.saturating_mul(4);
+        probe = probe.saturating_mul(2);
+        round += 1;
+    }
     let mut rollouts = (dfs.reserved > 0).then(|| Rollouts::new(game, dfs.reserved));
     loop {
         if let Some(verdict) = dfs.search_until(pause) {
@@ -516,7 +540,7 @@ fn drive_search(game: &Game, limits: &Limits, dfs: &mut Searcher) -> Outcome {
         if let Some(out) = after_probe(found, limits, &dfs.stats) {
             return out;
         }
-        let found = rollout_phase(limits, dfs, &mut rollouts, pause - first);
+        let found = rollout_phase(limits, dfs, &mut rollouts, pause);
         if let Some(out) = after_probe(found, limits, &dfs.stats) {
             return out;
         }
@@ -542,9 +566,9 @@ fn after_probe(found: Option<Vec<Move>>, limits: &Limits, stats: &Stats) -> Opti
 }
 
 /// Runs a phase of nested rollouts ([`crate::rollout`]) at the search's
-/// pause after `sitting` nodes of this sitting (a resumed search's
+/// pause at `pause` nodes of the whole search (a resumed search's
 /// rollouts start afresh: nothing of theirs is saved), when they are on.
-/// Its budget is `sitting` moves (never past the node limit), and its
+/// Its budget is `pause` moves (never past the node limit), and its
 /// moves count as nodes: as the pauses are 4 times apart, rollouts and
 /// exhaustive search share a long search's nodes roughly evenly (a
 /// search that ends just after a pause has paid up to twice its own
@@ -562,7 +586,7 @@ fn rollout_phase(
     limits: &Limits,
     dfs: &mut Searcher,
     rollouts: &mut Option<Rollouts>,
-    sitting: u64,
+    pause: u64,
 ) -> Option<Vec<Move>> {
     let r = rollouts.as_mut()?;
     let left = limits
@@ -573,7 +597,7 @@ fn rollout_phase(
     }
     let before = r.moves;
     let found = r.phase(
-        sitting.min(left),
+        pause.min(left),
         limits.timeout.map(|t| (dfs.start, t)),
         dfs.stop,
     );
@@ -591,7 +615,10 @@ fn rollout_phase(
 /// The first bytes of a saved search ([`solve_resumable`]): the table and
 /// every path; and the first format, the table without its one path's
 /// positions (still read).
-const CHECKPOINT_MAGIC: &[u8; 8] = b"demonPT3";
+const CHECKPOINT_MAGIC: &[u8; 8] = b"demonPT4";
+/// The second format: every path, each frame as the move it was
+/// exploring only (still read: rebuilt frames then list all their moves).
+const CHECKPOINT_MAGIC_PT3: &[u8; 8] = b"demonPT3";
 const CHECKPOINT_MAGIC_PT2: &[u8; 8] = b"demonPT2";
 
 /// A move in 5 bytes, for checkpoints.
@@ -649,11 +676,49 @@ type Taken = (u8, Option<(u8, u8)>, Move);
 /// A saved search path ([`Searcher::rebuild`]): the moves from the deal to
 /// its first frame's position (for a split-off cursor, that frame's safe
 /// moves included; for the first cursor, none: its frame plays them), and
-/// the move each frame but the last was exploring.
+/// its frames: each as the moves it listed, how many of them it had
+/// explored, and its `clean` bits (files of the second format have only
+/// the move each frame but the last was exploring).
 struct SavedPath {
     depth0: usize,
     prefix: Vec<Move>,
-    taken: Vec<Taken>,
+    frames: SavedFrames,
+    /// The cursor's own node count and splits (`Cursor::cnodes`,
+    /// `Cursor::nsplit`; none in the second format).
+    cnodes: u64,
+    nsplit: u32,
+}
+
+enum SavedFrames {
+    Taken(Vec<Taken>),
+    Lists(Vec<SavedFrame>),
+}
+
+/// A frame as saved: its moves (`Frame::start..Frame::end`, in order),
+/// how many of them it had explored (`Frame::next`), `Frame::clean`,
+/// and the node counts the splits and the table's marks go by.
+/// A frame below another was exploring its `next`-th move.
+struct SavedFrame {
+    moves: Vec<Taken>,
+    next: usize,
+    clean: u64,
+    /// `Frame::child_at` and `Frame::born`.
+    child_at: u64,
+    born: u64,
+}
+
+/// A listed move in 9 bytes, for checkpoints: its class member, the
+/// talon state it sets, and the move.
+fn put_taken(out: &mut Vec<u8>, sm: &SMove) {
+    let (pos, passes) = sm.talon.unwrap_or((0, 0));
+    out.extend_from_slice(&[sm.member, u8::from(sm.talon.is_some()), pos, passes]);
+    put_move(out, sm.mv);
+}
+
+/// The move [`put_taken`] wrote in `b`.
+fn get_taken(b: &[u8; 9]) -> Result<Taken, SolveError> {
+    let talon = (b[1] != 0).then_some((b[2], b[3]));
+    Ok((b[0], talon, get_move(&b[4..]).ok_or_else(damaged)?))
 }
 
 /// The version of the search a checkpoint belongs to: raise it whenever
@@ -1158,7 +1223,8 @@ impl<'g> Searcher<'g> {
         let mut head = [0u8; 24];
         r.read_exact(&mut head).map_err(bad)?;
         let first_format = &head[..8] == CHECKPOINT_MAGIC_PT2;
-        if &head[..8] != CHECKPOINT_MAGIC && !first_format {
+        let lists = &head[..8] == CHECKPOINT_MAGIC;
+        if !lists && &head[..8] != CHECKPOINT_MAGIC_PT3 && !first_format {
             return Err(SolveError::Checkpoint(
                 "not a position table saved by this version of demon".into(),
             ));
@@ -1195,8 +1261,18 @@ impl<'g> Searcher<'g> {
         }
         // The paths (the first format has none).
         let mut paths = Vec::new();
+        let long = |r: &mut dyn std::io::Read, sum: &mut xxhash_rust::xxh3::Xxh3| {
+            let mut c = [0u8; 8];
+            read(r, sum, &mut c)?;
+            Ok::<u64, SolveError>(u64::from_le_bytes(c))
+        };
+        // What was left of the running cursor's turn.
+        let mut turn_left = self.slice;
         if !first_format {
             let m = count(r, &mut sum)?;
+            if lists {
+                turn_left = long(r, &mut sum)?;
+            }
             for _ in 0..m {
                 let depth0 = count(r, &mut sum)?;
                 let mut prefix = Vec::new();
@@ -1205,17 +1281,45 @@ impl<'g> Searcher<'g> {
                     read(r, &mut sum, &mut b)?;
                     prefix.push(get_move(&b).ok_or_else(damaged)?);
                 }
-                let mut taken = Vec::new();
-                for _ in 0..count(r, &mut sum)? {
-                    let mut b = [0u8; 9];
-                    read(r, &mut sum, &mut b)?;
-                    let talon = (b[1] != 0).then_some((b[2], b[3]));
-                    taken.push((b[0], talon, get_move(&b[4..]).ok_or_else(damaged)?));
-                }
+                let mut b = [0u8; 9];
+                let (mut cnodes, mut nsplit) = (0, 0);
+                let frames = if lists {
+                    cnodes = long(r, &mut sum)?;
+                    nsplit = count(r, &mut sum)? as u32;
+                    let mut frames = Vec::new();
+                    for _ in 0..count(r, &mut sum)? {
+                        let next = count(r, &mut sum)?;
+                        let clean = long(r, &mut sum)?;
+                        let child_at = long(r, &mut sum)?;
+                        let born = long(r, &mut sum)?;
+                        let mut moves = Vec::new();
+                        for _ in 0..count(r, &mut sum)? {
+                            read(r, &mut sum, &mut b)?;
+                            moves.push(get_taken(&b)?);
+                        }
+                        frames.push(SavedFrame {
+                            moves,
+                            next,
+                            clean,
+                            child_at,
+                            born,
+                        });
+                    }
+                    SavedFrames::Lists(frames)
+                } else {
+                    let mut taken = Vec::new();
+                    for _ in 0..count(r, &mut sum)? {
+                        read(r, &mut sum, &mut b)?;
+                        taken.push(get_taken(&b)?);
+                    }
+                    SavedFrames::Taken(taken)
+                };
                 paths.push(SavedPath {
                     depth0,
                     prefix,
-                    taken,
+                    frames,
+                    cnodes,
+                    nsplit,
                 });
             }
         }
@@ -1233,13 +1337,19 @@ impl<'g> Searcher<'g> {
         }
         self.stats.nodes = nodes;
         self.resumed = first_format;
-        self.rebuild(paths)
+        self.rebuild(paths)?;
+        self.turn_end = nodes.saturating_add(turn_left);
+        Ok(())
     }
 
     /// Rebuilds saved search paths ([`solve_resumable`]) as cursors, parked
     /// in order (the search takes them in turn from the first): each path's
     /// positions are entered again by the moves it had played, and each
-    /// frame lists all its moves, none explored yet.
+    /// frame lists the moves it listed when saved, as far explored, with
+    /// the same `clean` bits, so that the search goes on as it would have
+    /// without the stop. (From a file of the second format, which has
+    /// only the moves played, each frame lists all its moves, none
+    /// explored yet.)
     fn rebuild(&mut self, paths: Vec<SavedPath>) -> Result<(), SolveError> {
         let g = self.game;
         let stats = self.stats;
@@ -1250,18 +1360,61 @@ impl<'g> Searcher<'g> {
             }
             let root = st.clone();
             let mut stack = Vec::new();
-            self.rebuild_frame(&mut st, &mut stack)?;
-            for &(member, talon, mv) in &path.taken {
-                let frame = stack.last_mut().expect("a frame");
-                // The move as the frame lists it (a generated move, so legal).
-                let sm = self.arena[frame.start..frame.end]
-                    .iter()
-                    .copied()
-                    .find(|a| a.member == member && a.talon == talon && a.mv == mv)
-                    .ok_or_else(damaged)?;
-                self.play_listed(&mut st, frame, sm);
-                self.rebuild_frame(&mut st, &mut stack)?;
+            if let SavedFrames::Lists(frames) = &path.frames {
+                // Room for the saved moves and one frame's full list at
+                // once: grown by doubling, the arena could hold twice
+                // what the saved search did (an Easthaven path of 84,689
+                // frames and 2.4 M moves then outgrew 64 MiB).
+                let moves: usize = frames.iter().map(|f| f.moves.len()).sum();
+                self.arena.reserve_exact(moves + 1024);
+                stack.reserve_exact(frames.len());
             }
+            self.rebuild_frame(&mut st, &mut stack)?;
+            match &path.frames {
+                SavedFrames::Taken(taken) => {
+                    for &(member, talon, mv) in taken {
+                        let frame = stack.last_mut().expect("a frame");
+                        // The move as the frame lists it (a generated move,
+                        // so legal), put first and counted explored, as a
+                        // frame below another explores its `next - 1`-th
+                        // (its position is held by the next frame); the
+                        // frame's other moves are all to explore.
+                        let k = self.arena[frame.start..frame.end]
+                            .iter()
+                            .position(|a| a.member == member && a.talon == talon && a.mv == mv)
+                            .ok_or_else(damaged)?;
+                        self.arena[frame.start..=frame.start + k].rotate_right(1);
+                        frame.next = frame.start + 1;
+                        let sm = self.arena[frame.start];
+                        self.play_listed(&mut st, frame, sm);
+                        self.rebuild_frame(&mut st, &mut stack)?;
+                    }
+                }
+                SavedFrames::Lists(frames) => {
+                    let Some((last, below)) = frames.split_last() else {
+                        return Err(damaged());
+                    };
+                    for f in below {
+                        self.restore_list(stack.last_mut().expect("a frame"), f)?;
+                        let frame = stack.last_mut().expect("a frame");
+                        if f.next == 0 {
+                            return Err(damaged());
+                        }
+                        let sm = self.arena[frame.next - 1];
+                        self.play_listed(&mut st, frame, sm);
+                        self.rebuild_frame(&mut st, &mut stack)?;
+                    }
+                    self.restore_list(stack.last_mut().expect("a frame"), last)?;
+                }
+            }
+            // No more room than the path holds: the saved search's vectors,
+            // grown by doubling, held at least as much, so the resumed
+            // search is no nearer its path limits than it was.
+            stack.shrink_to_fit();
+            self.arena.shrink_to_fit();
+            self.members.shrink_to_fit();
+            self.mpaths.shrink_to_fit();
+            self.autos.shrink_to_fit();
             let prefix = (!path.prefix.is_empty()).then(|| {
                 let chain_bytes = std::mem::size_of::<Prefix>()
                     + path.prefix.capacity() * std::mem::size_of::<Move>();
@@ -1281,8 +1434,8 @@ impl<'g> Searcher<'g> {
                 prefix,
                 root,
                 depth0: path.depth0,
-                cnodes: 0,
-                nsplit: 0,
+                cnodes: path.cnodes,
+                nsplit: path.nsplit,
             };
             self.parked_bytes += c.bytes();
             self.parked.push_back(c);
@@ -1327,6 +1480,37 @@ impl<'g> Searcher<'g> {
         frame.cur = Some((sm, u, prev));
     }
 
+    /// Gives `frame`, just rebuilt (its moves the arena's tail), the moves
+    /// it listed when saved, `saved.moves` in their order: each must be one
+    /// it lists now (a generated move, so legal; a move left out when
+    /// saved was put to sleep or handed to another cursor), else the file
+    /// is damaged. Its first `saved.next` are explored, and its `clean`
+    /// bits are as saved.
+    fn restore_list(&mut self, frame: &mut Frame, saved: &SavedFrame) -> Result<(), SolveError> {
+        if saved.next > saved.moves.len() {
+            return Err(damaged());
+        }
+        let listed: Vec<SMove> = self.arena[frame.start..frame.end].to_vec();
+        let mut used = vec![false; listed.len()];
+        self.arena.truncate(frame.start);
+        for &(member, talon, mv) in &saved.moves {
+            let k = (0..listed.len())
+                .find(|&k| {
+                    let a = &listed[k];
+                    !used[k] && a.member == member && a.talon == talon && a.mv == mv
+                })
+                .ok_or_else(damaged)?;
+            used[k] = true;
+            self.arena.push(listed[k]);
+        }
+        frame.end = self.arena.len();
+        frame.next = frame.start + saved.next;
+        frame.clean = saved.clean;
+        frame.child_at = saved.child_at;
+        frame.born = saved.born;
+        Ok(())
+    }
+
     /// Enters `st` as the next frame of a rebuilt path: whether or not the
     /// table holds it (it was open when saved), with all its moves.
     fn rebuild_frame(&mut self, st: &mut State, stack: &mut Vec<Frame>) -> Result<(), SolveError> {
@@ -1364,9 +1548,16 @@ impl<'g> Searcher<'g> {
         let too_small = || SolveError::Checkpoint("the position table is too small to list".into());
         let n = self.table.entries().ok_or_else(too_small)?.count() as u64;
         let bad = |e: std::io::Error| SolveError::Checkpoint(format!("cannot write it: {e}"));
+        // The running cursor's last move, played when a limit stopped the
+        // search, was counted but not entered: it is saved unexplored, and
+        // uncounted (in the search's and its cursor's node counts), so that
+        // the resumed search counts it where this one did and its turns
+        // and splits fall where this one's would have.
+        let unentered = self.stack.last().is_some_and(|f| f.cur.is_some());
+        let nodes = self.stats.nodes - u64::from(unentered);
         let mut head = Vec::with_capacity(32);
         head.extend_from_slice(CHECKPOINT_MAGIC);
-        head.extend_from_slice(&self.stats.nodes.to_le_bytes());
+        head.extend_from_slice(&nodes.to_le_bytes());
         head.extend_from_slice(&n.to_le_bytes());
         let micros = self.stats.elapsed.as_micros().min(u64::MAX as u128) as u64;
         head.extend_from_slice(&micros.to_le_bytes());
@@ -1383,8 +1574,22 @@ impl<'g> Searcher<'g> {
         }
         // The paths: the running one (none if the first position found no
         // room), then the parked ones in turn.
-        let running = (!self.stack.is_empty()).then_some((&self.prefix, &self.stack, self.depth0));
-        let parked = self.parked.iter().map(|c| (&c.prefix, &c.stack, c.depth0));
+        let running = (!self.stack.is_empty()).then_some((
+            &self.prefix,
+            &self.stack,
+            self.depth0,
+            &self.arena,
+            (self.cnodes - u64::from(unentered), self.nsplit),
+        ));
+        let parked = self.parked.iter().map(|c| {
+            (
+                &c.prefix,
+                &c.stack,
+                c.depth0,
+                &c.arena,
+                (c.cnodes, c.nsplit),
+            )
+        });
         let paths: Vec<_> = running.into_iter().chain(parked).collect();
         let mut out = Vec::new();
         let word = |out: &mut Vec<u8>, x: usize| {
@@ -1392,11 +1597,12 @@ impl<'g> Searcher<'g> {
         };
         // The count is written (and summed) even when there is no path.
         word(&mut out, paths.len());
+        out.extend_from_slice(&self.turn_end.saturating_sub(nodes).to_le_bytes());
         sum.update(&out);
         w.write_all(&out).map_err(bad)?;
         out.clear();
         let mut moves = Vec::new();
-        for (prefix, stack, depth0) in paths {
+        for (prefix, stack, depth0, arena, (cnodes, nsplit)) in paths {
             word(&mut out, depth0);
             moves.clear();
             if let Some(p) = prefix {
@@ -1406,12 +1612,24 @@ impl<'g> Searcher<'g> {
             for &m in &moves {
                 put_move(&mut out, m);
             }
-            word(&mut out, stack.len() - 1);
-            for f in &stack[..stack.len() - 1] {
-                let (sm, _, _) = f.cur.expect("a frame below another explores a move");
-                let (pos, passes) = sm.talon.unwrap_or((0, 0));
-                out.extend_from_slice(&[sm.member, u8::from(sm.talon.is_some()), pos, passes]);
-                put_move(&mut out, sm.mv);
+            out.extend_from_slice(&cnodes.to_le_bytes());
+            word(&mut out, nsplit as usize);
+            word(&mut out, stack.len());
+            for (k, f) in stack.iter().enumerate() {
+                if k + 1 < stack.len() {
+                    let (sm, _, _) = f.cur.expect("a frame below another explores a move");
+                    debug_assert!(f.next > f.start && arena[f.next - 1].mv == sm.mv);
+                }
+                // The running cursor's unentered move (above).
+                let top_unentered = k + 1 == stack.len() && f.cur.is_some();
+                word(&mut out, f.next - f.start - usize::from(top_unentered));
+                out.extend_from_slice(&f.clean.to_le_bytes());
+                out.extend_from_slice(&f.child_at.to_le_bytes());
+                out.extend_from_slice(&f.born.to_le_bytes());
+                word(&mut out, f.end - f.start);
+                for sm in &arena[f.start..f.end] {
+                    put_taken(&mut out, sm);
+                }
             }
             sum.update(&out);
             w.write_all(&out).map_err(bad)?;
@@ -1642,8 +1860,11 @@ impl<'g> Searcher<'g> {
     /// Across a checkpoint ([`solve_resumable`]) the induction runs over
     /// both sittings: a position the saved search entered is closed (its
     /// moves explored or slept on this ground) or held again by a rebuilt
-    /// frame, which explores all its moves (and puts none to sleep: it
-    /// starts with no `clean` bits). Not after a file of the first format:
+    /// frame, which explores the moves it had left (its earlier moves were
+    /// explored, and its `clean` bits say which of them may put a later
+    /// sibling to sleep, as before the stop; from a file of the second
+    /// format it explores all its moves and puts none to sleep, starting
+    /// with no `clean` bits). Not after a file of the first format:
     /// there a table hit can be on a position the saved search explored
     /// while counting on a position then on its path, which the resumed
     /// search has not entered again yet, and a sibling slept on that

@@ -6,7 +6,7 @@
 //! uninterrupted node count; with one search path, and with many that
 //! split often (every cursor's path is saved and rebuilt: rebuilding only
 //! the first, or frames without their moves, makes verdicts disagree
-//! here).
+//! here), and one path goes on exactly where it stopped.
 
 mod common;
 
@@ -74,15 +74,14 @@ fn check_family(g: GameKind, want: usize, paths: Paths) -> (usize, usize, usize)
             if matches!(whole.verdict, Verdict::Unknown(_)) || whole.stats.nodes < 2000 {
                 continue;
             }
-            // Each run first walks the saved path again (its positions were
-            // left out): a node or so per level of the path, which can be
-            // a thousand levels deep where cards come back down.
-            let mut step = whole.stats.nodes / 4 + 3 * whole.stats.max_depth as u64 + 500;
+            // A resumed run goes on where the last stopped (its rebuilt
+            // frames cost no nodes), so four runs or so decide a deal.
+            let mut step = whole.stats.nodes / 4 + 100;
             let mut stored = 0;
             let mut saved: Option<Vec<u8>> = None;
             let mut nodes = 0;
             let mut runs = 0;
-            let verdict = loop {
+            let (verdict, last) = loop {
                 runs += 1;
                 assert!(
                     runs <= MAX_RUNS,
@@ -105,14 +104,8 @@ fn check_family(g: GameKind, want: usize, paths: Paths) -> (usize, usize, usize)
                         // nodes (it went through its rebuilt paths' moves
                         // again, and they are long where cards come back
                         // down): give the next more time, as a person
-                        // would. So too every tenth run: rebuilt frames
-                        // put none of their moves to sleep, and on a path
-                        // thousands of frames deep (Double Canfield with
-                        // worrying back, seed 0, decided in 100,038 nodes
-                        // without a stop) sittings of 74,250 nodes each
-                        // store some 13,000 new positions, a hundred of
-                        // them without an end.
-                        if o.stats.stored < stored + step / 16 || runs % 10 == 0 {
+                        // would.
+                        if o.stats.stored < stored + step / 16 {
                             step *= 2;
                         }
                         stored = o.stats.stored;
@@ -126,7 +119,7 @@ fn check_family(g: GameKind, want: usize, paths: Paths) -> (usize, usize, usize)
                     }
                     v => {
                         assert!(out.is_empty(), "{name} seed {seed}: a decided search saved");
-                        break v;
+                        break (v, o.stats);
                     }
                 }
             };
@@ -136,6 +129,21 @@ fn check_family(g: GameKind, want: usize, paths: Paths) -> (usize, usize, usize)
                 "{name} seed {seed}: resumed {} times",
                 runs - 1
             );
+            // The search goes on exactly where it stopped (each frame
+            // keeps its moves, how far it explored them, its sleep
+            // information and its node counts; each cursor its turn), so
+            // a lost deal ends with the very positions of the search
+            // without a stop. (Its nodes may differ: a probe cut short by
+            // a sitting's limit is not run again. So may a won deal's
+            // course: such a probe might have won.)
+            if verdict == Verdict::Lost {
+                assert_eq!(
+                    last.stored,
+                    whole.stats.stored,
+                    "{name} seed {seed}: resumed {} times",
+                    runs - 1
+                );
+            }
             checked += 1;
             lost += usize::from(verdict == Verdict::Lost);
             resumes += runs - 1;

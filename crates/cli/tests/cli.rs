@@ -387,7 +387,9 @@ fn a_checkpoint_of_the_second_format_is_resumed() {
     // sleep; stopped at 100,000 nodes and saved in the present format,
     // then resumed, it ends lost with 121,337 positions (121,346 without
     // a stop: a lost deal's count depends a little on the order positions
-    // are met in, for reasons not looked into), in 585,648 nodes.
+    // are met in, as a position met again at a lower talon level,
+    // `FingerprintSet::insert_level`, is explored again), in 585,648
+    // nodes.
     let dir = tempfile::tempdir().unwrap();
     let ck = dir.path().join("s479.ck");
     std::fs::copy("tests/fixtures/canfield-any-479-pt3.ck", &ck).unwrap();

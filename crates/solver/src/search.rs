@@ -715,6 +715,18 @@ fn put_taken(out: &mut Vec<u8>, sm: &SMove) {
     put_move(out, sm.mv);
 }
 
+impl SavedFrame {
+    /// Whether the frame's numbers can be a frame's of a cursor at
+    /// `cnodes` nodes: no more explored moves than listed, `clean` bits
+    /// on explored moves only (a bit on a move not yet explored would put
+    /// a sibling to sleep on the ground of a position never entered), and
+    /// node counts the cursor has reached (they are subtracted from its).
+    fn fits(&self, cnodes: u64) -> bool {
+        let unexplored_clean = self.next < 64 && self.clean >> self.next != 0;
+        self.next <= self.moves.len() && !unexplored_clean && self.born.max(self.child_at) <= cnodes
+    }
+}
+
 /// The move [`put_taken`] wrote in `b`.
 fn get_taken(b: &[u8; 9]) -> Result<Taken, SolveError> {
     let talon = (b[1] != 0).then_some((b[2], b[3]));
@@ -1360,18 +1372,9 @@ impl<'g> Searcher<'g> {
             }
             let root = st.clone();
             let mut stack = Vec::new();
-            if let SavedFrames::Lists(frames) = &path.frames {
-                // Room for the saved moves and one frame's full list at
-                // once: grown by doubling, the arena could hold twice
-                // what the saved search did (an Easthaven path of 84,689
-                // frames and 2.4 M moves then outgrew 64 MiB).
-                let moves: usize = frames.iter().map(|f| f.moves.len()).sum();
-                self.arena.reserve_exact(moves + 1024);
-                stack.reserve_exact(frames.len());
-            }
-            self.rebuild_frame(&mut st, &mut stack)?;
             match &path.frames {
                 SavedFrames::Taken(taken) => {
+                    self.rebuild_frame(&mut st, &mut stack, None)?;
                     for &(member, talon, mv) in taken {
                         let frame = stack.last_mut().expect("a frame");
                         // The move as the frame lists it (a generated move,
@@ -1387,24 +1390,31 @@ impl<'g> Searcher<'g> {
                         frame.next = frame.start + 1;
                         let sm = self.arena[frame.start];
                         self.play_listed(&mut st, frame, sm);
-                        self.rebuild_frame(&mut st, &mut stack)?;
+                        self.rebuild_frame(&mut st, &mut stack, None)?;
                     }
                 }
                 SavedFrames::Lists(frames) => {
-                    let Some((last, below)) = frames.split_last() else {
+                    // Room for the saved moves: grown by doubling, the
+                    // arena could hold twice what the saved search did (an
+                    // Easthaven path of 84,689 frames and 2.4 M moves then
+                    // outgrew 64 MiB).
+                    let moves: usize = frames.iter().map(|f| f.moves.len()).sum();
+                    self.arena.reserve_exact(moves);
+                    stack.reserve_exact(frames.len());
+                    if frames.is_empty() {
                         return Err(damaged());
-                    };
-                    for f in below {
-                        self.restore_list(stack.last_mut().expect("a frame"), f)?;
-                        let frame = stack.last_mut().expect("a frame");
-                        if f.next == 0 {
-                            return Err(damaged());
-                        }
-                        let sm = self.arena[frame.next - 1];
-                        self.play_listed(&mut st, frame, sm);
-                        self.rebuild_frame(&mut st, &mut stack)?;
                     }
-                    self.restore_list(stack.last_mut().expect("a frame"), last)?;
+                    for (k, f) in frames.iter().enumerate() {
+                        self.rebuild_frame(&mut st, &mut stack, Some((f, path.cnodes)))?;
+                        if k + 1 < frames.len() {
+                            let frame = stack.last_mut().expect("a frame");
+                            if f.next == 0 {
+                                return Err(damaged());
+                            }
+                            let sm = self.arena[frame.next - 1];
+                            self.play_listed(&mut st, frame, sm);
+                        }
+                    }
                 }
             }
             // No more room than the path holds: the saved search's vectors,
@@ -1485,9 +1495,17 @@ impl<'g> Searcher<'g> {
     /// it lists now (a generated move, so legal; a move left out when
     /// saved was put to sleep or handed to another cursor), else the file
     /// is damaged. Its first `saved.next` are explored, and its `clean`
-    /// bits are as saved.
-    fn restore_list(&mut self, frame: &mut Frame, saved: &SavedFrame) -> Result<(), SolveError> {
-        if saved.next > saved.moves.len() {
+    /// bits are as saved: only explored moves may have one (a bit on a
+    /// move not yet explored would put a sibling to sleep on the ground of
+    /// a position never entered), and its node counts are at most its
+    /// cursor's, `cnodes`.
+    fn restore_list(
+        &mut self,
+        frame: &mut Frame,
+        saved: &SavedFrame,
+        cnodes: u64,
+    ) -> Result<(), SolveError> {
+        if !saved.fits(cnodes) {
             return Err(damaged());
         }
         let listed: Vec<SMove> = self.arena[frame.start..frame.end].to_vec();
@@ -1512,8 +1530,16 @@ impl<'g> Searcher<'g> {
     }
 
     /// Enters `st` as the next frame of a rebuilt path: whether or not the
-    /// table holds it (it was open when saved), with all its moves.
-    fn rebuild_frame(&mut self, st: &mut State, stack: &mut Vec<Frame>) -> Result<(), SolveError> {
+    /// table holds it (it was open when saved), with all its moves, or
+    /// with those of `saved` ([`Self::restore_list`], with its cursor's
+    /// node count).
+    fn rebuild_frame(
+        &mut self,
+        st: &mut State,
+        stack: &mut Vec<Frame>,
+        saved: Option<(&SavedFrame, u64)>,
+    ) -> Result<(), SolveError> {
+        let room = self.arena.capacity();
         self.rebuilding = true;
         let e = self.enter_or_forget(st, stack);
         self.rebuilding = false;
@@ -1524,7 +1550,13 @@ impl<'g> Searcher<'g> {
             ))
         };
         match e {
-            Enter::Open(f) => {
+            Enter::Open(mut f) => {
+                if let Some((saved, cnodes)) = saved {
+                    self.restore_list(&mut f, saved, cnodes)?;
+                    // The frame's full list may have grown the arena past
+                    // the room kept for the saved lists: back to that.
+                    self.arena.shrink_to(room);
+                }
                 self.hold(f.key);
                 stack.push(f);
                 // A saved path may be deep and the table loaded full (a
@@ -1618,7 +1650,12 @@ impl<'g> Searcher<'g> {
             for (k, f) in stack.iter().enumerate() {
                 if k + 1 < stack.len() {
                     let (sm, _, _) = f.cur.expect("a frame below another explores a move");
-                    debug_assert!(f.next > f.start && arena[f.next - 1].mv == sm.mv);
+                    debug_assert!(
+                        f.next > f.start && {
+                            let a = &arena[f.next - 1];
+                            (a.member, a.talon, a.mv) == (sm.member, sm.talon, sm.mv)
+                        }
+                    );
                 }
                 // The running cursor's unentered move (above).
                 let top_unentered = k + 1 == stack.len() && f.cur.is_some();
@@ -2238,6 +2275,32 @@ mod tests {
     use super::*;
     use crate::key::fingerprint;
     use demon_core::{GameKind, Reading, RuleOverrides, Source};
+
+    /// A saved frame is taken only with numbers a search could have
+    /// saved: the checksum catches damage, not a file written wrongly.
+    #[test]
+    fn a_saved_frame_with_impossible_numbers_is_refused() {
+        let frame = |next: usize, clean: u64, child_at: u64, born: u64| SavedFrame {
+            moves: vec![(0, None, Move::Deal); 3],
+            next,
+            clean,
+            child_at,
+            born,
+        };
+        assert!(frame(2, 0b11, 10, 5).fits(10));
+        assert!(frame(3, 0b101, 0, 0).fits(0));
+        // More explored than listed.
+        assert!(!frame(4, 0, 0, 0).fits(0));
+        // A clean bit on the third move, not yet explored.
+        assert!(!frame(2, 0b100, 0, 0).fits(0));
+        // Node counts past the cursor's.
+        assert!(!frame(2, 0, 11, 5).fits(10));
+        assert!(!frame(2, 0, 5, 11).fits(10));
+        // A frame of 64 explored moves or more may have any bit.
+        let mut long = frame(70, u64::MAX, 0, 0);
+        long.moves = vec![(0, None, Move::Deal); 70];
+        assert!(long.fits(0));
+    }
 
     /// A binary class's search moves (the position's own, and for each
     /// free level the moves onto the card its flip uncovers) lead into

@@ -387,9 +387,11 @@ fn a_checkpoint_of_the_second_format_is_resumed() {
     // sleep; stopped at 100,000 nodes and saved in the present format,
     // then resumed, it ends lost with 121,337 positions (121,346 without
     // a stop), in 585,648 nodes. A lost deal's count depends a little on
-    // the order positions are met in: the dead-end test reads the class
-    // member the search arrives at, and one member can show its class
-    // lost where another does not (with `--no-deadlock` this deal stores
+    // the order positions are met in: the dead-end test reads the
+    // position the search arrives at (which member of its tableau class,
+    // which talon state of its key), and one arrival can show the stored
+    // position lost where another does not, before or after its moves
+    // are explored (with `--no-deadlock` this deal stores
     // 123,137 positions with 1, 8 or 64 cursors; with it, 121,333,
     // 121,345 and 121,346).
     let dir = tempfile::tempdir().unwrap();

@@ -707,6 +707,11 @@ struct SavedFrame {
     born: u64,
 }
 
+/// How a checkpoint names listed move `sm`.
+fn taken(sm: &SMove) -> Taken {
+    (sm.member, sm.talon, sm.mv)
+}
+
 /// A listed move in 9 bytes, for checkpoints: its class member, the
 /// talon state it sets, and the move.
 fn put_taken(out: &mut Vec<u8>, sm: &SMove) {
@@ -1294,10 +1299,9 @@ impl<'g> Searcher<'g> {
                     prefix.push(get_move(&b).ok_or_else(damaged)?);
                 }
                 let mut b = [0u8; 9];
-                let (mut cnodes, mut nsplit) = (0, 0);
-                let frames = if lists {
-                    cnodes = long(r, &mut sum)?;
-                    nsplit = count(r, &mut sum)? as u32;
+                let (frames, cnodes, nsplit) = if lists {
+                    let cnodes = long(r, &mut sum)?;
+                    let nsplit = count(r, &mut sum)? as u32;
                     let mut frames = Vec::new();
                     for _ in 0..count(r, &mut sum)? {
                         let next = count(r, &mut sum)?;
@@ -1317,14 +1321,14 @@ impl<'g> Searcher<'g> {
                             born,
                         });
                     }
-                    SavedFrames::Lists(frames)
+                    (SavedFrames::Lists(frames), cnodes, nsplit)
                 } else {
                     let mut taken = Vec::new();
                     for _ in 0..count(r, &mut sum)? {
                         read(r, &mut sum, &mut b)?;
                         taken.push(get_taken(&b)?);
                     }
-                    SavedFrames::Taken(taken)
+                    (SavedFrames::Taken(taken), 0, 0)
                 };
                 paths.push(SavedPath {
                     depth0,
@@ -1375,7 +1379,7 @@ impl<'g> Searcher<'g> {
             match &path.frames {
                 SavedFrames::Taken(taken) => {
                     self.rebuild_frame(&mut st, &mut stack, None)?;
-                    for &(member, talon, mv) in taken {
+                    for &t in taken {
                         let frame = stack.last_mut().expect("a frame");
                         // The move as the frame lists it (a generated move,
                         // so legal), put first and counted explored, as a
@@ -1384,7 +1388,7 @@ impl<'g> Searcher<'g> {
                         // frame's other moves are all to explore.
                         let k = self.arena[frame.start..frame.end]
                             .iter()
-                            .position(|a| a.member == member && a.talon == talon && a.mv == mv)
+                            .position(|a| self::taken(a) == t)
                             .ok_or_else(damaged)?;
                         self.arena[frame.start..=frame.start + k].rotate_right(1);
                         frame.next = frame.start + 1;
@@ -1511,12 +1515,9 @@ impl<'g> Searcher<'g> {
         let listed: Vec<SMove> = self.arena[frame.start..frame.end].to_vec();
         let mut used = vec![false; listed.len()];
         self.arena.truncate(frame.start);
-        for &(member, talon, mv) in &saved.moves {
+        for &t in &saved.moves {
             let k = (0..listed.len())
-                .find(|&k| {
-                    let a = &listed[k];
-                    !used[k] && a.member == member && a.talon == talon && a.mv == mv
-                })
+                .find(|&k| !used[k] && taken(&listed[k]) == t)
                 .ok_or_else(damaged)?;
             used[k] = true;
             self.arena.push(listed[k]);
@@ -1650,12 +1651,7 @@ impl<'g> Searcher<'g> {
             for (k, f) in stack.iter().enumerate() {
                 if k + 1 < stack.len() {
                     let (sm, _, _) = f.cur.expect("a frame below another explores a move");
-                    debug_assert!(
-                        f.next > f.start && {
-                            let a = &arena[f.next - 1];
-                            (a.member, a.talon, a.mv) == (sm.member, sm.talon, sm.mv)
-                        }
-                    );
+                    debug_assert!(f.next > f.start && taken(&arena[f.next - 1]) == taken(&sm));
                 }
                 // The running cursor's unentered move (above).
                 let top_unentered = k + 1 == stack.len() && f.cur.is_some();

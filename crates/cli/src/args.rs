@@ -215,7 +215,7 @@ pub struct LimitArgs {
     /// Also prove lost the positions whose waste, in the last pass through the stock, can never be emptied because the cards that must then lie on the tableau need more piles than there are (the reserve is always checked so). Fewer positions, more time per position where the waste is deep: worth it under --max-nodes rather than --timeout.
     #[arg(long, help_heading = "Limits", conflicts_with = "no_deadlock")]
     pub waste_bound: bool,
-    /// Do not run nested rollouts beside the search (greedy look-ahead playouts that look for a win, taking about half a long search's nodes until they run out of levels, and a sixteenth of --max-memory, at most 64 MiB). For comparison, or to spend every node and byte on a deal believed lost. The verdicts of decided deals do not depend on it.
+    /// Do not run nested rollouts beside the search (greedy look-ahead playouts that look for a win, taking about half a long search's nodes, nearly all of them in the two-deck games, until they run out of levels, and a sixteenth of --max-memory, at most 64 MiB). For comparison, or to spend every node and byte on a deal believed lost. The verdicts of decided deals do not depend on it.
     #[arg(long, help_heading = "Limits")]
     pub no_rollouts: bool,
     /// Search paths explored side by side, taking turns, so that one deep lost subtree cannot hold up a win elsewhere. 1 gives a single depth-first path, for comparison. The verdicts do not depend on it.

@@ -30,9 +30,11 @@ fn no_rollouts() -> Options {
 /// best-first probes leaves both unknown at 1,000,000 nodes; with rollouts
 /// (after the first pause at 100,000 search nodes and the first probe's
 /// 50,000) seed 67 is won after 6,471 rollout moves, 156,471 nodes in all,
-/// and seed 58 after 200,805, 600,805 nodes (the first phase's 100,000
-/// and part of the second's). (7,508 and 198,319 rollout moves before the
-/// rollouts weighed the lowest foundation.) `solve_with` replays each win with the
+/// and seed 58 after 180,490, 330,490 nodes, in the first phase (which
+/// may play 400,000 in a two-deck game). (7,508 and 198,319 rollout moves
+/// before the rollouts weighed the lowest foundation; seed 58 took
+/// 200,805, the first phase's 100,000 and part of the second's, before
+/// two-deck games gave the rollouts four times the pause.) `solve_with` replays each win with the
 /// independent checker before it reports it. (Seeds 7 and 8, used first,
 /// are won by the search alone in 116 and 114 nodes since the last pass
 /// offers its nearest waste cards first, and seeds 1 and 15, used next,
@@ -40,7 +42,7 @@ fn no_rollouts() -> Options {
 #[test]
 fn rollouts_win_american_toad_deals_the_search_leaves_unknown() {
     let rules = toad();
-    for (seed, nodes, rollout_nodes) in [(67u64, 156_471u64, 6_471u64), (58, 600_805, 200_805)] {
+    for (seed, nodes, rollout_nodes) in [(67u64, 156_471u64, 6_471u64), (58, 330_490, 180_490)] {
         let layout = Source::Native(seed).layout(&rules);
         let out = solve_with(&rules, &layout, &limits(1_000_000), &no_rollouts()).unwrap();
         assert_eq!(
@@ -60,7 +62,8 @@ fn rollouts_win_american_toad_deals_the_search_leaves_unknown() {
 }
 
 /// A node limit that falls inside a rollout phase (American Toad seed 58's
-/// first, from 150,000 to 250,000 nodes) stops it there exactly.
+/// first, from 150,000 nodes until its win at 330,490) stops it there
+/// exactly.
 #[test]
 fn rollouts_stop_at_the_node_limit() {
     let rules = toad();

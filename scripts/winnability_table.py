@@ -31,6 +31,7 @@ import json
 import os
 import platform
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -109,7 +110,17 @@ def run_batch(cmd, out, label, version, jobs):
     was interrupted."""
     print("$", " ".join(cmd[1:]), flush=True)
     start = datetime.datetime.now(datetime.timezone.utc)
-    r = subprocess.run(cmd, cwd=ROOT)
+    # An interrupt (Ctrl-C, or `kill -INT` to the process group) reaches
+    # demon batch too, which saves its finished deals and exits 130. The
+    # script lets the interrupt pass while it waits, so that it is not
+    # stopped in the middle of the wait (subprocess.run would then kill the
+    # batch 0.25 s later) and still logs the sitting below. A handler, not
+    # SIG_IGN: an ignored signal would stay ignored in the batch after exec.
+    previous = signal.signal(signal.SIGINT, lambda *_: None)
+    try:
+        r = subprocess.run(cmd, cwd=ROOT)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     wall = (datetime.datetime.now(datetime.timezone.utc) - start).total_seconds()
     with open(os.path.join(out, "runs.log"), "a") as f:
         f.write(f"{start:%Y-%m-%dT%H:%M:%SZ} {label} commit={version} jobs={jobs} "

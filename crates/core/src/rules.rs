@@ -650,6 +650,17 @@ impl Rules {
         c.rank().index() < self.ranks
     }
 
+    /// The suit (0-3) of foundation `f`: a suit's foundations are next to
+    /// each other. Without a division by the run-time number of decks.
+    #[inline]
+    pub fn foundation_suit(&self, f: usize) -> usize {
+        if self.decks == 2 {
+            f / 2
+        } else {
+            f
+        }
+    }
+
     /// The rank `k` steps above `r` in this deck, wrapping from the highest
     /// rank to the Ace.
     pub fn rank_add(&self, r: Rank, k: u8) -> Rank {

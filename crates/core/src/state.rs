@@ -16,7 +16,7 @@
 
 use smallvec::SmallVec;
 
-use crate::card::{Card, Rank};
+use crate::card::{wrap_rank, Card, Rank};
 use crate::deal::{Layout, LayoutPile};
 use crate::rules::{
     Base, BaseChoice, Build, EmptySpace, GroupMoves, Redeals, Rules, Stock, TableauWrap, MAX_PILES,
@@ -172,8 +172,10 @@ pub struct Game {
     talon: Vec<Card>,
     selection: Vec<Card>,
     initial: State,
-    /// Bit `t` of `builds_on[c]`: `c` builds on `t` in the tableau (for
-    /// every wrap rule but `AtBase`, whose answer depends on the base).
+    /// Bit `t` of `builds_on[c]`: `c` builds on `t` in the tableau; with
+    /// the `AtBase` wrap, whose answer depends on the base, as if every
+    /// rank wrapped (no base yet), so that [`Game::builds`] need only rule
+    /// out a `t` of the base rank.
     builds_on: [u64; Card::COUNT],
 }
 
@@ -385,7 +387,7 @@ impl Game {
         let base = Rank::new(st.base)?;
         (h > 0).then(|| {
             Card::new(
-                crate::card::Suit::from_index(f / self.rules.decks as usize),
+                crate::card::Suit::from_index(self.rules.foundation_suit(f)),
                 self.rules.rank_add(base, h - 1),
             )
         })
@@ -410,11 +412,11 @@ impl Game {
     /// Whether `c` may be built on `t` in the tableau.
     #[inline]
     pub fn builds(&self, st: &State, c: Card, t: Card) -> bool {
-        if self.rules.tableau_wrap == TableauWrap::AtBase {
-            self.builds_at(st.base, c, t)
-        } else {
-            self.builds_on[c.index() as usize] >> t.index() & 1 != 0
-        }
+        // `builds_at(st.base, c, t)`, without its division: with the
+        // `AtBase` wrap, `builds_on` is `builds_at(NO_BASE, ..)`, which
+        // differs only in not refusing a `t` of the base rank.
+        self.builds_on[c.index() as usize] >> t.index() & 1 != 0
+            && (self.rules.tableau_wrap != TableauWrap::AtBase || t.rank().index() != st.base)
     }
 
     /// [`Game::builds`] with the base rank index `base`.
@@ -454,7 +456,7 @@ impl Game {
         (s..s + d)
             .find(|&f| {
                 st.found[f] < self.rules.ranks
-                    && (st.base + st.found[f]) % self.rules.ranks == c.rank().index()
+                    && wrap_rank(st.base + st.found[f], self.rules.ranks) == c.rank().index()
             })
             .map(|f| f as u8)
     }
@@ -511,8 +513,8 @@ impl Game {
             }
             match self.pile(st, q).last() {
                 Some(&t) => {
-                    let want = (t.rank().index() as usize + ranks - 1) % ranks;
-                    let mut k = (want + ranks - top_rank) % ranks + 1;
+                    let want = wrap_rank(t.rank().index() as usize + ranks - 1, ranks);
+                    let mut k = wrap_rank(want + ranks - top_rank, ranks) + 1;
                     while k <= run {
                         if self.builds(st, cs[len - k], t) {
                             found.push((k as u8, q as u8));

@@ -87,6 +87,7 @@
 //! possible. That code is not merged; it is kept as a patch in
 //! `results/2026-11-26-big-free-classes`.
 
+use demon_core::card::wrap_rank;
 use demon_core::rules::{Build, EmptySpace, GroupMoves, Stock, TableauWrap};
 use demon_core::{Card, Game, Loc, Move, MoveList, State};
 
@@ -434,7 +435,7 @@ impl ClassFinder {
                     TableauWrap::No if tr == 0 => return NONE,
                     TableauWrap::KingOnAce if tr == 0 => ranks - 1,
                     TableauWrap::AtBase if Some(tr) == base => return NONE,
-                    TableauWrap::AtBase => (tr + ranks - 1) % ranks,
+                    TableauWrap::AtBase => wrap_rank(tr + ranks - 1, ranks),
                     _ => tr - 1,
                 };
                 match rules.build {

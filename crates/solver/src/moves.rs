@@ -5,6 +5,7 @@
 //! and what a move reads and writes, for the sibling sleep sets of the
 //! search ([`independent`]).
 
+use demon_core::card::wrap_rank;
 use demon_core::rules::{Build, EmptySpace, Redeals, Stock, TableauWrap};
 use demon_core::{Card, Game, Loc, Move, State, Undo};
 use smallvec::SmallVec;
@@ -589,12 +590,12 @@ pub fn safe_to_found(g: &Game, st: &State, c: Card) -> bool {
     let rules = g.rules();
     let Some(base) = g.base(st) else { return false };
     let ranks = rules.ranks;
-    let rel = |r: u8| (r + ranks - base.index()) % ranks;
+    let rel = |r: u8| wrap_rank(r + ranks - base.index(), ranks);
     // The rank that may be built on a card of rank `r`, if any.
     let below = |r: u8| match rules.tableau_wrap {
         TableauWrap::No if r == 0 => None,
         TableauWrap::AtBase if r == base.index() => None,
-        _ => Some((r + ranks - 1) % ranks),
+        _ => Some(wrap_rank(r + ranks - 1, ranks)),
     };
     // The suits of the cards that may be built on a card of suit `s`.
     let holder_suits = |s: usize| -> u8 {
@@ -605,12 +606,11 @@ pub fn safe_to_found(g: &Game, st: &State, c: Card) -> bool {
             Build::AnySuit => 0b1111,
         }
     };
-    let d = rules.decks as usize;
     let r = c.rank().index();
     let s = c.suit().index();
     // The lowest foundation of each suit: with one deck, its foundation.
     let mut low = [u8::MAX; 4];
-    for (f, l) in (0..rules.foundations()).map(|f| (f, f / d)) {
+    for (f, l) in (0..rules.foundations()).map(|f| (f, rules.foundation_suit(f))) {
         low[l] = low[l].min(g.foundation_height(st, f));
     }
     if low[s] < rel(r) {

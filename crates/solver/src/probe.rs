@@ -5,6 +5,7 @@
 
 use std::time::{Duration, Instant};
 
+use demon_core::card::wrap_rank;
 use demon_core::replay::replay;
 use demon_core::{Card, Game, Layout, Move, Rules, State};
 use smallvec::SmallVec;
@@ -128,7 +129,7 @@ fn value(g: &Game, st: &State, w: &Weights) -> i32 {
             }
             if let Some(b) = base {
                 // Cards above a card of their suit that goes up earlier.
-                let order = |c: Card| (c.rank().index() + ranks - b) % ranks;
+                let order = |c: Card| wrap_rank(c.rank().index() + ranks - b, ranks);
                 let mut low = [u8::MAX; 4];
                 for &c in cs {
                     let s = c.suit().index();

@@ -25,10 +25,14 @@
 //!   block must be face up, properly built on `x`, and the group-move rule
 //!   must allow that run (`any`: always; `whole` and `pile`: only from the
 //!   pile's bottom, with no face-down cards; `top`: never). The block's
-//!   cards join `M` and `T` with `x`. In the waste, with no redeal left,
-//!   every waste card above it is in `M` (new cards are only ever put on
-//!   top). Stock cards, and waste cards while a redeal is left, are not
-//!   constrained (over-approximated as free).
+//!   cards join `M` and `T` with `x`. In the talon, `x` must be able to
+//!   come to the waste's top at all, given that only talon cards in `M`
+//!   ever leave it ([`reachable`]): with no redeal left, a waste card only
+//!   once every waste card above it is in `M` (new cards are only ever put
+//!   on top); and where more than one card is turned at a time, a card
+//!   that is not the last of its group is uncovered only when the cards
+//!   turned after it leave, or when cards that leave before a later pass
+//!   change the groups.
 //! - **somewhere to go** (any one):
 //!   - a foundation, for a single card (nothing above it): `x` is of the
 //!     base rank, or its predecessor in suit is on a foundation or in `F`
@@ -78,6 +82,9 @@
 //!   or moved (in `M`);
 //! - a move into a space needs an empty pile at `t`: empty now, or emptied
 //!   before `t`, which moved its present bottom card before `t`;
+//! - a talon card moves from the waste's top, and the talon cards that
+//!   left before `t` (so changed which cards are turned together, or
+//!   uncovered it) are in `M` (see [`reachable`]);
 //! - a card reaches a foundation only alone, with nothing above it, which
 //!   (by the first point) means every card above it now moved before.
 //!
@@ -87,7 +94,7 @@
 //! kind. In particular a pile emptied in some line of play has its bottom
 //! card in `M`.
 
-use demon_core::card::{Card, Rank, Suit};
+use demon_core::card::{wrap_rank, Card, Rank, Suit};
 use demon_core::rules::{Build, GroupMoves, Redeals, Stock, MAX_PILES};
 use demon_core::{Game, State};
 
@@ -113,12 +120,11 @@ pub fn stuck(g: &Game, st: &State) -> bool {
         return false;
     }
     let ranks = rules.ranks;
-    let decks = rules.decks as usize;
     let base = base.index();
     // Highest foundation of each suit.
     let mut high = [0u8; 4];
     for f in 0..rules.foundations() {
-        let s = f / decks;
+        let s = rules.foundation_suit(f);
         high[s] = high[s].max(g.foundation_height(st, f));
     }
     // `x mod ranks` for `x < 2 * ranks`, without a division (`ranks` is not
@@ -153,8 +159,8 @@ pub fn stuck(g: &Game, st: &State) -> bool {
     let pos = pos as usize;
     let live = |i: usize| gone >> i & 1 == 0;
     let mut talon_m = 0u128;
-    let (first, redeal_left) = match rules.stock {
-        Stock::ToWaste { redeals, .. } => (0, !last_pass(redeals, passes)),
+    let (first, redeal_left, draw) = match rules.stock {
+        Stock::ToWaste { redeals, draw } => (0, !last_pass(redeals, passes), draw as usize),
         Stock::ToTableau { .. } => {
             // Dealt onto the piles: they move.
             for (i, &c) in talon.iter().enumerate().skip(pos) {
@@ -164,8 +170,13 @@ pub fn stuck(g: &Game, st: &State) -> bool {
                     placed[c.index() as usize] = true;
                 }
             }
-            (pos, false)
+            (pos, false, 1)
         }
+    };
+    let live_bits = if talon.is_empty() {
+        0
+    } else {
+        !gone & (u128::MAX >> (128 - talon.len()))
     };
     let found_ok = |c: Card, upped: &[bool; Card::COUNT]| {
         let o = off(c);
@@ -312,6 +323,12 @@ pub fn stuck(g: &Game, st: &State) -> bool {
                 break;
             }
             let x = talon[i];
+            if draw > 1 && !reachable(live_bits, talon_m, i, pos, draw, redeal_left) {
+                if stacked {
+                    blocked = true;
+                }
+                continue;
+            }
             let onto = tableau_ok(x, None, &moved, &placed, &exposable);
             let up = found_ok(x, &upped);
             if onto || up {
@@ -334,6 +351,79 @@ pub fn stuck(g: &Game, st: &State) -> bool {
     // pile's bottom card stays outside `M`: some card off the foundations
     // can never move.
     true
+}
+
+/// Whether talon card `i` (live, not in `M`) might ever be the waste's top,
+/// given the talon cards in `M` now (`talon_m`, the others stay where they
+/// are): a condition of its first move (see [`stuck`]'s module comment).
+/// `live`: the talon's live positions; `pos`: the talon's position (the
+/// waste is `live` below it); `redeal`: whether a redeal is left.
+///
+/// A turn deals the next `draw` live cards after the position onto the
+/// waste, or the rest when fewer are left; a card leaves only from the
+/// waste's top. Within a pass, removing waste cards does not change which
+/// cards later turns deal together: the groups of a pass are fixed by the
+/// cards live when it starts (and, for the pass under way, by `pos`). So
+/// `i` is the waste's top at some time only in one of these ways:
+/// - it is in the waste now (`i < pos`) and every live card above it
+///   leaves first (all in `M`);
+/// - it is dealt later in this pass, or in a later one (a redeal left),
+///   and then either it is its group's last card, or the cards dealt after
+///   it up to some group's last card (or up to the talon's end) leave
+///   first. Let `k` be the number of live cards between `i` and that last
+///   card: they are all in `M` (they leave), so `k <= a`, the number of
+///   consecutive cards in `M` right after `i`; or all live cards after `i`
+///   are in `M` (`i` may be left the last). The group boundary needs
+///   `n + k = draw - 1 (mod draw)`, where `n` is the number of live cards
+///   before `i` in the pass's groups: in this pass, those from `pos` to
+///   `i`, exactly; in a later pass, those from the start, less any that
+///   leave before it starts, which are in `M`: from `c - b` to `c`, with
+///   `c` live before `i` now and `b` of them in `M`.
+///
+/// With `draw` 1 every card is its group's last, and this says nothing.
+fn reachable(live: u128, talon_m: u128, i: usize, pos: usize, draw: usize, redeal: bool) -> bool {
+    let below = |k: usize| {
+        if k >= 128 {
+            u128::MAX
+        } else {
+            (1u128 << k) - 1
+        }
+    };
+    let after = live >> i >> 1;
+    let stay = after & !(talon_m >> i >> 1);
+    if stay == 0 {
+        // Every later card may leave: `i` may end the talon.
+        return true;
+    }
+    if i < pos {
+        // In the waste: the cards above it up to `pos` must leave.
+        let above = live & below(pos) & !below(i + 1);
+        if above & !talon_m == 0 {
+            return true;
+        }
+    }
+    // Cards in `M` right after `i`, before the first that stays.
+    let a = (after & below(stay.trailing_zeros() as usize)).count_ones() as usize;
+    // Whether some `n` in `lo..=hi` has `n + k = draw - 1 (mod draw)` for
+    // some `k` in `0..=a`.
+    let hits = |lo: usize, hi: usize| {
+        let hi = hi + a;
+        hi - lo + 1 >= draw || (lo..=hi).any(|n| n % draw == draw - 1)
+    };
+    if i >= pos {
+        let n = (live & below(i) & !below(pos)).count_ones() as usize;
+        if hits(n, n) {
+            return true;
+        }
+    }
+    if redeal {
+        let c = (live & below(i)).count_ones() as usize;
+        let b = (talon_m & below(i)).count_ones() as usize;
+        if hits(c - b, c) {
+            return true;
+        }
+    }
+    false
 }
 
 /// Whether the position is lost because some card of a stack (the reserve,
@@ -436,10 +526,15 @@ pub fn overfull_cached(cache: &mut Chains, g: &Game, st: &State, waste: bool) ->
     // arranged (given no face-down card): and those places are given by
     // the foundations' heights, the reserve's length, the base and the
     // talon's state (a card in none of the others is on the tableau).
-    // Many positions share them.
+    // Many positions share them. The talon's position and passes matter
+    // only where the waste is looked at too (the cards in the talon are
+    // given by its gone bits).
     let (pos, passes) = g.talon_state(st);
-    let mut meta = u64::from(waste) | (base as u64) << 1 | u64::from(passes) << 5;
-    meta |= u64::from(pos) << 8 | (g.reserve(st).len() as u64) << 16;
+    let waste = waste && last_pass(redeals, passes);
+    let mut meta = u64::from(waste) | (base as u64) << 1 | (g.reserve(st).len() as u64) << 16;
+    if waste {
+        meta |= u64::from(passes) << 5 | u64::from(pos) << 8;
+    }
     for f in 0..rules.foundations() {
         meta |= u64::from(g.foundation_height(st, f)) << (24 + 4 * f);
     }
@@ -447,7 +542,7 @@ pub fn overfull_cached(cache: &mut Chains, g: &Game, st: &State, waste: bool) ->
     if let Some(answer) = cache.known(gone, meta) {
         return answer;
     }
-    let answer = overfull_of(cache, g, st, waste && last_pass(redeals, passes), base);
+    let answer = overfull_of(cache, g, st, waste, base);
     cache.remember(gone, meta, answer);
     answer
 }
@@ -478,13 +573,12 @@ fn overfull_of(cache: &mut Chains, g: &Game, st: &State, waste: bool, base: usiz
         cache.make(g, st, base);
     }
     let ranks = rules.ranks as usize;
-    let decks = rules.decks as usize;
     // Copies up now.
     let mut up = [0u8; SLOTS];
     for f in 0..rules.foundations() {
-        let s = f / decks;
+        let s = rules.foundation_suit(f);
         for o in 0..g.foundation_height(st, f) as usize {
-            up[s * 16 + (base + o) % ranks] += 1;
+            up[s * 16 + wrap_rank(base + o, ranks)] += 1;
         }
     }
     let reserve = g.reserve(st);
@@ -651,7 +745,7 @@ impl Chains {
                     continue;
                 };
                 let card = Card::new(Suit::ALL[s], Rank::new(q as u8).expect("rank"));
-                let above = (q + 1) % ranks;
+                let above = wrap_rank(q + 1, ranks);
                 let on = (0..4).find_map(|t| {
                     let under = Card::new(Suit::ALL[t], Rank::new(above as u8).expect("rank"));
                     g.builds(st, card, under)
@@ -781,7 +875,7 @@ impl Chains {
     fn first_short(&self, s: usize, k: usize, from: usize) -> usize {
         let (ranks, base) = (self.ranks, self.base.expect("made"));
         (from..ranks)
-            .find(|&o| self.decks - self.in_u[s * 16 + (base + o) % ranks] <= k as u8)
+            .find(|&o| self.decks - self.in_u[s * 16 + wrap_rank(base + o, ranks)] <= k as u8)
             .unwrap_or(ranks)
     }
 
@@ -789,7 +883,7 @@ impl Chains {
     /// counted there yet).
     fn count(&mut self, s: usize, o: usize, fresh: bool) {
         let (ranks, decks, base) = (self.ranks, self.decks, self.base.expect("made"));
-        let q = (base + o) % ranks;
+        let q = wrap_rank(base + o, ranks);
         let i = s * 16 + q;
         let cap = self.limit[s][..decks as usize]
             .iter()
@@ -818,7 +912,7 @@ impl Chains {
         self.in_u[i] -= 1;
         self.in_l[i] += 1;
         let base = self.base.expect("made");
-        let o = (c.rank().index() as usize + self.ranks - base) % self.ranks;
+        let o = wrap_rank(c.rank().index() as usize + self.ranks - base, self.ranks);
         let mut hi = o + 1;
         for k in 0..self.decks as usize {
             let l = self.limit[s][k];
@@ -856,5 +950,47 @@ impl Chains {
             run = next;
         }
         chains
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::reachable;
+
+    /// The talon positions `i` (of `n` live, none in `M` but `m`) that
+    /// [`reachable`] allows.
+    fn allowed(n: usize, m: u128, pos: usize, redeal: bool) -> Vec<usize> {
+        let live = (1u128 << n) - 1;
+        (0..n)
+            .filter(|&i| m >> i & 1 == 0 && reachable(live, m, i, pos, 3, redeal))
+            .collect()
+    }
+
+    #[test]
+    fn with_nothing_leaving_only_the_last_of_each_group_comes_up() {
+        // Groups 0-2, 3-5, 6: the last card ends the talon.
+        assert_eq!(allowed(7, 0, 0, false), [2, 5, 6]);
+        assert_eq!(allowed(7, 0, 0, true), [2, 5, 6]);
+        // Mid-pass the groups count from the position: 4-6, then 7.
+        assert_eq!(allowed(8, 0, 4, false), [3, 6, 7]);
+    }
+
+    #[test]
+    fn cards_that_leave_uncover_or_shift_the_groups() {
+        // Card 1 may leave after it is turned (with 0 and 2), which
+        // uncovers 0 only if 2 leaves too.
+        assert_eq!(allowed(7, 0b10, 0, false), [2, 5, 6]);
+        assert_eq!(allowed(7, 0b110, 0, false), [0, 5, 6]);
+        // Card 0 may leave before a later pass, whose groups are then
+        // 1-3, 4-6: 3 comes up too, but only if a redeal is left.
+        assert_eq!(allowed(7, 0b1, 0, false), [2, 5, 6]);
+        assert_eq!(allowed(7, 0b1, 0, true), [2, 3, 5, 6]);
+    }
+
+    #[test]
+    fn a_waste_card_comes_up_when_the_cards_above_it_leave() {
+        // Waste 0-3 (3 on top), no redeal left: 2 needs 3 gone, 1 needs 2.
+        assert_eq!(allowed(6, 0b1000, 4, false), [2, 5]);
+        assert_eq!(allowed(6, 0, 4, false), [3, 5]);
     }
 }

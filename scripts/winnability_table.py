@@ -8,6 +8,7 @@ raw per-deal reports.
     python3 scripts/winnability_table.py --only canfield-any,storehouse-pysolfc
     python3 scripts/winnability_table.py --table-only    # just rebuild the table from the reports
     python3 scripts/winnability_table.py --only canfield-published --retry 30M   # settle unknown deals at 30 M nodes
+    python3 scripts/winnability_table.py --only canfield-published --retry 1G    # then those still unknown, at 1 G
 
 Each variant's deals go through `demon batch ... --csv results/winnability/NAME.csv
 --resume`, so an interrupted run (Ctrl-C, a kill, the end of a session)
@@ -19,7 +20,9 @@ deals are. With `--retry N`, a variant's unknown deals are then solved again
 at N nodes (`demon batch --retry-unknown NAME.csv --csv NAME.retry.csv`,
 resumable the same way, with demon's default search settings), and the table
 reads each report with its retry folded in (`demon merge NAME.csv --retried
-NAME.retry.csv`).
+NAME.retry.csv`). A later `--retry` at a larger limit solves the deals
+still unknown again (`NAME.retry2.csv`, from the unknown deals of
+`NAME.retry.csv`, and so on), and the table folds every retry in, in order.
 
 Needs only the Rust toolchain and Python 3 (standard library).
 """
@@ -148,25 +151,67 @@ def solve(v, seeds, jobs, memory, out, version):
     run_batch(cmd, out, name, version, jobs)
 
 
+def parse_nodes(text):
+    """A node count as demon reads it: digits with an optional K, M or G."""
+    t = text.strip().upper()
+    scale = {"K": 10**3, "M": 10**6, "G": 10**9}.get(t[-1:], 1)
+    return int(t[:-1] if scale > 1 else t) * scale
+
+
+def retry_file(out, name, level):
+    """The report of a variant's retry at `level` (1: NAME.retry.csv, then
+    NAME.retry2.csv, ...): each solves again the deals the one before left
+    unknown (the first, those of NAME.csv), at a larger node limit."""
+    return os.path.join(out, name + (".retry.csv" if level == 1 else f".retry{level}.csv"))
+
+
+def retry_files(out, name):
+    """The variant's retry reports that exist, in order."""
+    files = []
+    while os.path.exists(retry_file(out, name, len(files) + 1)):
+        files.append(retry_file(out, name, len(files) + 1))
+    return files
+
+
 def retry(v, nodes, jobs, memory, out, version):
-    """Solves the unknown deals of a variant's report again at `nodes` nodes,
-    into NAME.retry.csv (resumed when it exists)."""
+    """Solves the unknown deals of a variant's report again at `nodes` nodes:
+    resumes its last retry when that is unfinished (at the same limit), or
+    starts the next one (at a larger limit than the last) on the deals the
+    last left unknown."""
     name, game, opts, _, _ = v
     report = os.path.join(out, name + ".csv")
     if not os.path.exists(report):
         sys.exit(f"{name}: no report to retry ({report}); solve it first")
-    retried = os.path.join(out, name + ".retry.csv")
+    files = retry_files(out, name)
+    level = len(files)
+    if files:
+        done, total = retry_progress(out, name, level)
+        last = retry_limit(out, name, level)
+        unfinished = done < total or retry_pending(out, name, level)
+        if unfinished and last != parse_nodes(nodes):
+            sys.exit(f"{name}: the retry at {last:,} nodes ({files[-1]}) is unfinished; "
+                     f"continue it with --retry {last} first")
+        if not unfinished:
+            if last is not None and parse_nodes(nodes) <= last:
+                print(f"{name}: already retried at {last:,} nodes", flush=True)
+                return
+            level += 1
+    else:
+        level = 1
+    base = report if level == 1 else retry_file(out, name, level - 1)
+    retried = retry_file(out, name, level)
     record_version(out, name, version)
-    cmd = [DEMON, "batch", game, *opts.split(), "--retry-unknown", report,
+    cmd = [DEMON, "batch", game, *opts.split(), "--retry-unknown", base,
            "--max-nodes", nodes, "--jobs", str(jobs), "--max-memory", memory, "--csv", retried]
     if os.path.exists(retried):
         cmd.append("--resume")
-    run_batch(cmd, out, name + ".retry", version, jobs)
+    label = name + (".retry" if level == 1 else f".retry{level}")
+    run_batch(cmd, out, label, version, jobs)
 
 
-def retry_limit(out, name):
-    """The node limit of a variant's retry report, or None when it has none."""
-    run_file = os.path.join(out, name + ".retry.csv.run")
+def retry_limit(out, name, level):
+    """The node limit of a variant's retry at `level`, or None when it has none."""
+    run_file = retry_file(out, name, level) + ".run"
     if not os.path.exists(run_file):
         return None
     for field in open(run_file).read().split():
@@ -175,36 +220,47 @@ def retry_limit(out, name):
     return None
 
 
-def retry_progress(out, name):
-    """How many of the report's unknown deals its retry has solved again,
-    and how many there are (a retry interrupted, to be continued, has
-    fewer rows)."""
-    with open(os.path.join(out, name + ".csv"), newline="") as f:
+def retry_progress(out, name, level):
+    """How many of the deals its retry at `level` takes up it has solved
+    again (those the report, or the retry before, left unknown), and how
+    many there are (a retry interrupted, to be continued, has fewer rows)."""
+    base = os.path.join(out, name + ".csv") if level == 1 else retry_file(out, name, level - 1)
+    with open(base, newline="") as f:
         total = sum(1 for r in csv.DictReader(f) if r["verdict"] == "unknown")
-    with open(os.path.join(out, name + ".retry.csv"), newline="") as f:
+    with open(retry_file(out, name, level), newline="") as f:
         done = sum(1 for _ in csv.DictReader(f))
     return done, total
 
 
-def retry_pending(out, name):
-    """Whether a variant's retry was interrupted with finished rows still
-    waiting in its side file: `demon merge` refuses to fold it in until it
-    is resumed, so the table reads the report alone."""
-    return os.path.exists(os.path.join(out, name + ".retry.csv.pending"))
+def retry_pending(out, name, level):
+    """Whether a variant's retry at `level` was interrupted with finished
+    rows still waiting in its side file: `demon merge` refuses to fold it
+    in until it is resumed, so the table reads the retries before it."""
+    return os.path.exists(retry_file(out, name, level) + ".pending")
+
+
+def folded_retries(out, name):
+    """The retries the table folds in: all but a last one with rows pending."""
+    files = retry_files(out, name)
+    if files and retry_pending(out, name, len(files)):
+        files.pop()
+    return files
 
 
 def report_with_retry(out, name, tmp):
-    """The variant's report with its retry folded in (a merged copy in
-    `tmp`), or the report itself when it has no retry."""
+    """The variant's report with its retries folded in (a merged copy in
+    `tmp`), or the report itself when it has none."""
     path = os.path.join(out, name + ".csv")
-    retried = os.path.join(out, name + ".retry.csv")
-    if not os.path.exists(retried) or retry_pending(out, name):
+    files = folded_retries(out, name)
+    if not files:
         return path
     merged = os.path.join(tmp, name + ".csv")
-    r = subprocess.run([READER, "merge", path, "--retried", retried, "--csv", merged],
-                       capture_output=True, text=True)
+    cmd = [READER, "merge", path]
+    for f in files:
+        cmd += ["--retried", f]
+    r = subprocess.run([*cmd, "--csv", merged], capture_output=True, text=True)
     if r.returncode != 0:
-        sys.exit(f"cannot fold {retried} into {path}: {r.stderr.strip()}")
+        sys.exit(f"cannot fold {', '.join(files)} into {path}: {r.stderr.strip()}")
     return merged
 
 
@@ -293,9 +349,10 @@ def table_in(out, seeds, tmp):
         "for the win rate of all deals whatever the unknown ones turn out to be (from its lower end "
         "with every unknown lost to its upper end with every unknown won). A deal is unknown when "
         "the node limit stopped its search: node limits (not time) keep every verdict reproducible. "
-        "Where the node limit names a second figure, the deals unknown at the first were solved again "
-        "at the second (`NAME.retry.csv`, folded in with `demon merge NAME.csv --retried NAME.retry.csv`); "
-        "the time and speed columns then cover both runs. "
+        "Where the node limit names further figures, the deals unknown at the first were solved again "
+        "at the second (`NAME.retry.csv`, folded in with `demon merge NAME.csv --retried NAME.retry.csv`), "
+        "those still unknown at the third (`NAME.retry2.csv`, folded in after it), and so on; "
+        "the time and speed columns then cover every run. "
         "Mnodes/s: nodes over time for the whole report. B/position: peak memory over positions "
         "stored, for the deal that stored the most (small searches are dominated by fixed buffers).",
         "",
@@ -322,16 +379,21 @@ def table_in(out, seeds, tmp):
         bpp = bytes_per_position(s)
         vf = os.path.join(out, name + ".versions")
         solved_by[name] = open(vf).read().split() if os.path.exists(vf) else []
-        rl = retry_limit(out, name)
-        limit = f"{nodes:,}" if rl is None else f"{nodes:,}, then {rl:,}"
-        # A retry with rows still pending is not folded in (report_with_retry).
-        pending = rl is not None and retry_pending(out, name)
-        if rl is not None:
-            done, total = retry_progress(out, name)
-            if pending:
-                limit = (f"{nodes:,} (a retry at {rl:,} is under way, {done:,} of the {total:,} "
-                         "unknown deals so far, not folded in until it is resumed)")
-            elif done < total:
+        # Each retry's limit; a last retry with rows still pending is not
+        # folded in (report_with_retry).
+        levels = len(retry_files(out, name))
+        limit = f"{nodes:,}"
+        rl = None
+        for level in range(1, levels + 1):
+            lim = retry_limit(out, name, level)
+            done, total = retry_progress(out, name, level)
+            if retry_pending(out, name, level):
+                limit += (f" (a retry at {lim:,} is under way, {done:,} of the {total:,} "
+                          "unknown deals so far, not folded in until it is resumed)")
+                break
+            rl = lim
+            limit += f", then {lim:,}"
+            if done < total:
                 limit += f" ({done:,} of the {total:,} retried so far)"
         md.append(f"| {name} | `{(game + ' ' + opts).strip()}` | {s['deals']}{partial} | {s['won']} | "
                   f"{s['lost']} | {s['unknown']} | {rate} | {alls} | {limit} | {s['seconds']['mean']:.3f} | "
@@ -340,7 +402,7 @@ def table_in(out, seeds, tmp):
             name, game, f'"{opts}"', f'"{s["rules"]}"', f"1..{seeds}", str(s["deals"]), str(s["won"]),
             str(s["lost"]), str(s["unknown"]),
             "" if wr is None else f"{wr:.6f}", "" if ci is None else f"{ci[0]:.6f}",
-            "" if ci is None else f"{ci[1]:.6f}", f"{al[0]:.6f}", f"{al[1]:.6f}", str(nodes), "" if rl is None or pending else str(rl),
+            "" if ci is None else f"{ci[1]:.6f}", f"{al[0]:.6f}", f"{al[1]:.6f}", str(nodes), "" if rl is None else str(rl),
             f"{s['seconds']['mean']:.4f}", f"{s['seconds']['p99']:.4f}", f"{s['seconds']['max']:.4f}",
             f"{rate_ns:.0f}", f"{bpp:.1f}",
             "" if not pub else f"{pub[0]}", "" if not pub or pub[1] is None else f"{pub[1]}",

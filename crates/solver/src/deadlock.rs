@@ -323,10 +323,10 @@ pub fn stuck(g: &Game, st: &State) -> bool {
                 break;
             }
             let x = talon[i];
+            // (A waste card with no redeal left gets here only when every
+            // waste card above it is in `M`: `blocked` stops the loop at
+            // the first that is not. `reachable` checks it anyway.)
             if draw > 1 && !reachable(live_bits, talon_m, i, pos, draw, redeal_left) {
-                if stacked {
-                    blocked = true;
-                }
                 continue;
             }
             let onto = tableau_ok(x, None, &moved, &placed, &exposable);
@@ -370,8 +370,9 @@ pub fn stuck(g: &Game, st: &State) -> bool {
 /// - it is dealt later in this pass, or in a later one (a redeal left),
 ///   and then either it is its group's last card, or the cards dealt after
 ///   it up to some group's last card (or up to the talon's end) leave
-///   first. Let `k` be the number of live cards between `i` and that last
-///   card: they are all in `M` (they leave), so `k <= a`, the number of
+///   first. Let `k` be the number of those cards (after `i`, up to and
+///   including that last card): they are all in `M` (they leave), so
+///   `k <= a`, the number of
 ///   consecutive cards in `M` right after `i`; or all live cards after `i`
 ///   are in `M` (`i` may be left the last). The group boundary needs
 ///   `n + k = draw - 1 (mod draw)`, where `n` is the number of live cards
@@ -382,13 +383,10 @@ pub fn stuck(g: &Game, st: &State) -> bool {
 ///
 /// With `draw` 1 every card is its group's last, and this says nothing.
 fn reachable(live: u128, talon_m: u128, i: usize, pos: usize, draw: usize, redeal: bool) -> bool {
-    let below = |k: usize| {
-        if k >= 128 {
-            u128::MAX
-        } else {
-            (1u128 << k) - 1
-        }
-    };
+    // A talon has at most 127 cards (`Game::new` refuses more), so every
+    // index and `pos` are below 128 and no shift reaches 128.
+    debug_assert!(i < 127 && pos < 128 && live >> 127 == 0);
+    let below = |k: usize| (1u128 << k) - 1;
     let after = live >> i >> 1;
     let stay = after & !(talon_m >> i >> 1);
     if stay == 0 {
@@ -526,14 +524,17 @@ pub fn overfull_cached(cache: &mut Chains, g: &Game, st: &State, waste: bool) ->
     // arranged (given no face-down card): and those places are given by
     // the foundations' heights, the reserve's length, the base and the
     // talon's state (a card in none of the others is on the tableau).
-    // Many positions share them. The talon's position and passes matter
-    // only where the waste is looked at too (the cards in the talon are
-    // given by its gone bits).
+    // Many positions share them. The talon's position matters only where
+    // the waste is looked at too (the cards in the talon are given by its
+    // gone bits), which is in the last pass only: its number of passes is
+    // then the game's limit, so it need not be in the key. The fields do
+    // not overlap: the base below 16 (bits 1-4), the position below 128
+    // (bits 8-14), the reserve's length (16-23), eight heights of 4 bits.
     let (pos, passes) = g.talon_state(st);
     let waste = waste && last_pass(redeals, passes);
     let mut meta = u64::from(waste) | (base as u64) << 1 | (g.reserve(st).len() as u64) << 16;
     if waste {
-        meta |= u64::from(passes) << 5 | u64::from(pos) << 8;
+        meta |= u64::from(pos) << 8;
     }
     for f in 0..rules.foundations() {
         meta |= u64::from(g.foundation_height(st, f)) << (24 + 4 * f);
@@ -977,8 +978,8 @@ mod tests {
 
     #[test]
     fn cards_that_leave_uncover_or_shift_the_groups() {
-        // Card 1 may leave after it is turned (with 0 and 2), which
-        // uncovers 0 only if 2 leaves too.
+        // Card 1 may leave once it comes up (after 2 leaves); 0 comes up
+        // only if both 2 and 1 leave.
         assert_eq!(allowed(7, 0b10, 0, false), [2, 5, 6]);
         assert_eq!(allowed(7, 0b110, 0, false), [0, 5, 6]);
         // Card 0 may leave before a later pass, whose groups are then

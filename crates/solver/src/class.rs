@@ -87,7 +87,6 @@
 //! possible. That code is not merged; it is kept as a patch in
 //! `results/2026-11-26-big-free-classes`.
 
-use demon_core::card::wrap_rank;
 use demon_core::rules::{Build, EmptySpace, GroupMoves, Stock, TableauWrap};
 use demon_core::{Card, Game, Loc, Move, MoveList, State};
 
@@ -435,7 +434,9 @@ impl ClassFinder {
                     TableauWrap::No if tr == 0 => return NONE,
                     TableauWrap::KingOnAce if tr == 0 => ranks - 1,
                     TableauWrap::AtBase if Some(tr) == base => return NONE,
-                    TableauWrap::AtBase => wrap_rank(tr + ranks - 1, ranks),
+                    // `%`: the tables cover all 52 cards, ranks a reduced
+                    // deck lacks too (built once per game, not hot).
+                    TableauWrap::AtBase => (tr + ranks - 1) % ranks,
                     _ => tr - 1,
                 };
                 match rules.build {

@@ -657,6 +657,18 @@ impl Game {
         st.talon_gone
     }
 
+    /// Bit `i` set: talon position `i` still holds its card. A talon has at
+    /// most 127 cards (`Game::new` refuses more), so bit 127 is never set.
+    pub fn talon_live_bits(&self, st: &State) -> u128 {
+        let n = self.talon.len();
+        debug_assert!(n < 128);
+        if n == 0 {
+            0
+        } else {
+            !st.talon_gone & (u128::MAX >> (128 - n))
+        }
+    }
+
     /// The talon as dealt: the waste (bottom to top), then the stock (next
     /// card first).
     pub fn talon(&self) -> &[Card] {
@@ -711,12 +723,7 @@ impl Game {
         // Bit `i` of `live`: talon position `i` still holds its card. A talon
         // has at most 127 cards (`Game::new` refuses more), so `pos` < 128
         // and no shift below reaches 128.
-        debug_assert!(n < 128);
-        let live = if n == 0 {
-            0
-        } else {
-            !st.talon_gone & (u128::MAX >> (128 - n))
-        };
+        let live = self.talon_live_bits(st);
         let mut fresh_passes = 0;
         loop {
             if live >> pos == 0 {

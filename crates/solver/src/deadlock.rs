@@ -127,10 +127,7 @@ pub fn stuck(g: &Game, st: &State) -> bool {
         let s = rules.foundation_suit(f);
         high[s] = high[s].max(g.foundation_height(st, f));
     }
-    // `x mod ranks` for `x < 2 * ranks`, without a division (`ranks` is not
-    // a constant, and a division costs more than the rest of a test here).
-    let wrap = |x: u8| if x >= ranks { x - ranks } else { x };
-    let off = |c: Card| wrap(c.rank().index() + ranks - base);
+    let off = |c: Card| wrap_rank(c.rank().index() + ranks - base, ranks);
     let worry = rules.worrying_back;
     let group = rules.group_moves;
 
@@ -173,17 +170,13 @@ pub fn stuck(g: &Game, st: &State) -> bool {
             (pos, false, 1)
         }
     };
-    let live_bits = if talon.is_empty() {
-        0
-    } else {
-        !gone & (u128::MAX >> (128 - talon.len()))
-    };
+    let live_bits = g.talon_live_bits(st);
     let found_ok = |c: Card, upped: &[bool; Card::COUNT]| {
         let o = off(c);
         if o == 0 || high[c.suit().index()] >= o {
             return true;
         }
-        let r = wrap(c.rank().index() + ranks - 1);
+        let r = wrap_rank(c.rank().index() + ranks - 1, ranks);
         upped[Card::new(c.suit(), Rank::new(r).expect("rank")).index() as usize]
     };
     let on_found = |c: Card| high[c.suit().index()] > off(c);
@@ -195,7 +188,7 @@ pub fn stuck(g: &Game, st: &State) -> bool {
                       moved: &[bool; Card::COUNT],
                       placed: &[bool; Card::COUNT],
                       exposable: &[u8; Card::COUNT]| {
-        let rank = Rank::new(wrap(c.rank().index() + 1)).expect("rank");
+        let rank = Rank::new(wrap_rank(c.rank().index() + 1, ranks)).expect("rank");
         Suit::ALL.iter().any(|&s| {
             let y = Card::new(s, rank);
             let i = y.index() as usize;

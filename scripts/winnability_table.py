@@ -204,7 +204,11 @@ def retry(v, nodes, jobs, memory, out, version):
     cmd = [DEMON, "batch", game, *opts.split(), "--retry-unknown", base,
            "--max-nodes", nodes, "--jobs", str(jobs), "--max-memory", memory, "--csv", retried]
     if os.path.exists(retried):
-        cmd.append("--resume")
+        # Resumed with rollouts as it was made: their default changed for
+        # some games (off with one deck and unlimited redeals since
+        # 2026-11-27), and `demon batch --resume` refuses a mix.
+        made = open(retried + ".run").read().split() if os.path.exists(retried + ".run") else []
+        cmd += ["--rollouts" if "rollouts=on" in made else "--no-rollouts", "--resume"]
     label = name + (".retry" if level == 1 else f".retry{level}")
     run_batch(cmd, out, label, version, jobs)
 

@@ -215,9 +215,12 @@ pub struct LimitArgs {
     /// Also prove lost the positions whose waste, in the last pass through the stock, can never be emptied because the cards that must then lie on the tableau need more piles than there are (the reserve is always checked so). Fewer positions, more time per position where the waste is deep: worth it under --max-nodes rather than --timeout.
     #[arg(long, help_heading = "Limits", conflicts_with = "no_deadlock")]
     pub waste_bound: bool,
-    /// Do not run nested rollouts beside the search (greedy look-ahead playouts that look for a win, taking about half a long search's nodes, nearly all of them in the two-deck games, until they run out of levels, and a sixteenth of --max-memory, at most 64 MiB). For comparison, or to spend every node and byte on a deal believed lost. The verdicts of decided deals do not depend on it.
+    /// Do not run nested rollouts beside the search (greedy look-ahead playouts that look for a win, taking about half a long search's nodes, nearly all of them in the two-deck games, until they run out of levels, and a sixteenth of --max-memory, at most 64 MiB). They are on by default except in one-deck games with unlimited redeals (Canfield, Superior and Selective Canfield), where the search alone decides deals sooner. For comparison, or to spend every node and byte on a deal believed lost. The verdicts of decided deals do not depend on it.
     #[arg(long, help_heading = "Limits")]
     pub no_rollouts: bool,
+    /// Run nested rollouts beside the search even where they are off by default (one deck, unlimited redeals); see --no-rollouts.
+    #[arg(long, help_heading = "Limits", conflicts_with = "no_rollouts")]
+    pub rollouts: bool,
     /// Search paths explored side by side, taking turns, so that one deep lost subtree cannot hold up a win elsewhere. 1 gives a single depth-first path, for comparison. The verdicts do not depend on it.
     #[arg(long, default_value_t = demon_solver::Options::default().cursors as u32, value_parser = clap::value_parser!(u32).range(1..=65536), help_heading = "Limits")]
     pub cursors: u32,
@@ -235,12 +238,14 @@ impl LimitArgs {
         }
     }
 
-    pub fn options(&self) -> demon_solver::Options {
+    /// The search options for a game's rules (rollouts by default only
+    /// where they pay: [`demon_solver::rollouts_pay`]).
+    pub fn options(&self, rules: &Rules) -> demon_solver::Options {
         demon_solver::Options {
             tableau_classes: !self.no_tableau_classes,
             deadlock: !self.no_deadlock,
             waste_bound: self.waste_bound,
-            rollouts: !self.no_rollouts,
+            rollouts: self.rollouts || (!self.no_rollouts && demon_solver::rollouts_pay(rules)),
             cursors: self.cursors as usize,
             replace_when_full: self.forget_when_full,
             ..demon_solver::Options::default()

@@ -228,7 +228,7 @@ impl<'a> RunArgs<'a> {
                 self.limits.max_memory >> 20
             );
         }
-        let mut options = self.limits.options();
+        let mut options = self.limits.options(&rules);
         if let Some(dir) = &self.checkpoints {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("--checkpoint-dir: cannot create {}", dir.display()))?;

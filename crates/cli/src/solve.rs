@@ -207,7 +207,7 @@ fn solve_checkpointed(
     game: &str,
 ) -> Result<Outcome> {
     use demon_solver::checkpoint::{self, FileAfter};
-    let mut options = search.options();
+    let mut options = search.options(rules);
     let header = checkpoint::header(rules, layout, game, &options);
     // Ctrl-C stops the search as a limit does, so that it is saved.
     static STOP: AtomicBool = AtomicBool::new(false);
@@ -257,7 +257,7 @@ pub fn run(
     checkpoint: Option<(&Path, &str)>,
 ) -> Result<ExitCode> {
     let mut outcome = match checkpoint {
-        None => demon_solver::solve_with(rules, layout, &search.limits(), &search.options())?,
+        None => demon_solver::solve_with(rules, layout, &search.limits(), &search.options(rules))?,
         Some((path, game)) => solve_checkpointed(rules, layout, search, path, game)?,
     };
     outcome.shorten_line(rules, layout);
@@ -298,12 +298,13 @@ pub fn run(
             }
             writeln!(
                 out,
-                "nodes {}, positions stored {}, table hits {}, safe moves {}, moves slept {}, positions merged {}, dead ends {}, paths split {}, positions forgotten {}, table shrinks {}, rollout nodes {}, peak memory {:.1} MiB, time {:.3} s ({:.0} nodes/s)",
+                "nodes {}, positions stored {}, table hits {}, safe moves {}, moves slept {}, talon plays known {}, positions merged {}, dead ends {}, paths split {}, positions forgotten {}, table shrinks {}, rollout nodes {}, peak memory {:.1} MiB, time {:.3} s ({:.0} nodes/s)",
                 stats.nodes,
                 stats.stored,
                 stats.hits,
                 stats.auto_moves,
                 stats.slept,
+                stats.known_plays,
                 stats.merged,
                 stats.dead,
                 stats.splits,
@@ -329,6 +330,8 @@ pub fn run(
                     "nodes": stats.nodes,
                     "positions_stored": stats.stored,
                     "table_hits": stats.hits,
+                    "table_hits_fresh_covered": stats.covered,
+                    "talon_plays_known": stats.known_plays,
                     "safe_moves": stats.auto_moves,
                     "moves_slept": stats.slept,
                     "positions_merged": stats.merged,

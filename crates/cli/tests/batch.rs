@@ -178,12 +178,13 @@ fn bad_batch_input_is_a_clear_error_and_damages_nothing() {
     // unknown at a node limit depends on it.
     resume_refused(
         &["canfield", "--ranks", "6", "--cursors", "1"],
-        "cursors=4096 rollouts=on\n  run:    max-nodes=",
+        "cursors=4096\n  run:    max-nodes=",
     );
-    // Nor with rollouts turned off (they decide deals under a node limit).
+    // Nor with rollouts turned on (off by default in Canfield; they decide
+    // deals under a node limit).
     resume_refused(
-        &["canfield", "--ranks", "6", "--no-rollouts"],
-        "rollouts=on\n  run:    max-nodes=",
+        &["canfield", "--ranks", "6", "--rollouts"],
+        "cursors=4096 rollouts=on",
     );
     let o = demon(&[
         "batch", "canfield", "--ranks", "6", "--seeds", "1..8", "--csv", &c,
@@ -378,7 +379,7 @@ fn retried_unknown_deals_merge_into_the_run_at_the_larger_limit() {
             .count()
     };
     let before = unknown(&base);
-    assert_eq!(before, 13, "unknown at 20,000 nodes");
+    assert_eq!(before, 11, "unknown at 20,000 nodes");
     let o = run(args("60000", &["--retry-unknown", &base], &retry));
     assert!(
         text(&o.stderr).contains(&format!("{before} deals (the unknown deals of")),

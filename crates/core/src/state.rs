@@ -419,6 +419,20 @@ impl Game {
             && (self.rules.tableau_wrap != TableauWrap::AtBase || t.rank().index() != st.base)
     }
 
+    /// The cards `c` may be built on in the tableau, a bit per card index:
+    /// [`Game::builds`] for every `t` at once.
+    #[inline]
+    pub fn builds_bits(&self, st: &State, c: Card) -> u64 {
+        let m = self.builds_on[c.index() as usize];
+        if self.rules.tableau_wrap == TableauWrap::AtBase && st.base < 13 {
+            // The base rank's card of each suit: `suit * 13 + base`.
+            let base = 0x0080_0400_2001u64 << st.base;
+            m & !base
+        } else {
+            m
+        }
+    }
+
     /// [`Game::builds`] with the base rank index `base`.
     fn builds_at(&self, base: u8, c: Card, t: Card) -> bool {
         let (cr, tr) = (c.rank().index(), t.rank().index());

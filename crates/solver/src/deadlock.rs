@@ -119,6 +119,12 @@ pub fn stuck(g: &Game, st: &State) -> bool {
     if (0..piles).any(|p| g.pile(st, p).is_empty()) {
         return false;
     }
+    // A quick answer first: a pile that a move now empties (its bottom
+    // card moves now, with the whole pile above it) has its bottom card in
+    // `M`, so the fixpoint below would say "not dead" too.
+    if (0..piles).any(|p| empties_now(g, st, p)) {
+        return false;
+    }
     let ranks = rules.ranks;
     let base = base.index();
     // Highest foundation of each suit.
@@ -127,21 +133,38 @@ pub fn stuck(g: &Game, st: &State) -> bool {
         let s = rules.foundation_suit(f);
         high[s] = high[s].max(g.foundation_height(st, f));
     }
-    let off = |c: Card| wrap_rank(c.rank().index() + ranks - base, ranks);
     let worry = rules.worrying_back;
     let group = rules.group_moves;
+    let bit = |c: Card| 1u64 << c.index();
 
-    // Per card value: some copy is in `M`; some copy is in `T` (see the
-    // module comment: might make its first move onto the tableau).
-    let mut moved = [false; Card::COUNT];
-    let mut placed = [false; Card::COUNT];
-    // Per card value: some copy is in `F` (might reach a foundation).
-    let mut upped = [false; Card::COUNT];
-    // Per card value: copies in the tableau not in `M` with every card
-    // above them in `M` (recomputed each round): pile `p`'s is its card
-    // `expo[p]`. (Those in `M` are in `T`, which counts them anyway.)
-    let mut exposable = [0u8; Card::COUNT];
-    let mut expo = [0usize; MAX_PILES];
+    // The sets, a bit per card value (copies share one), so that a set
+    // holds a value when some copy is in it: `M` (`moved`), `T`
+    // (`placed`: might make its first move onto the tableau) and `F`
+    // (`upped`: might reach a foundation); see the module comment.
+    let mut moved = 0u64;
+    let mut placed = 0u64;
+    let mut upped = 0u64;
+    // Values with a copy on a foundation now, for worrying back.
+    let mut on_found = 0u64;
+    // Values whose foundation move needs nothing more: of the base rank,
+    // or their predecessor in suit up now.
+    let mut up_now = 0u64;
+    for (s, &h) in high.iter().enumerate() {
+        // Offsets from the base below `h` are up; offset `h` may go up.
+        for o in 0..=(h as usize).min(ranks as usize - 1) {
+            let r = wrap_rank(base as usize + o, ranks as usize) as u8;
+            let c = bit(Card::new(Suit::ALL[s], Rank::new(r).expect("rank")));
+            up_now |= c;
+            if o < h as usize {
+                on_found |= c;
+            }
+        }
+    }
+    // Copies in the tableau not in `M` with every card above them in `M`
+    // (recomputed each round), as counts in two bits: some (`expo`), two
+    // or more (`expo2`). Pile `p`'s is its card `expo_at[p]`. (Those in
+    // `M` are in `T`, which counts them anyway.)
+    let mut expo_at = [0usize; MAX_PILES];
     // Pile `p`'s cards from `top_m[p]` up are in `M` (nothing below a card
     // outside `M` joins it before that card, so `M` is a top block).
     let mut top_m = [0usize; MAX_PILES];
@@ -163,49 +186,44 @@ pub fn stuck(g: &Game, st: &State) -> bool {
             for (i, &c) in talon.iter().enumerate().skip(pos) {
                 if live(i) {
                     talon_m |= 1 << i;
-                    moved[c.index() as usize] = true;
-                    placed[c.index() as usize] = true;
+                    moved |= bit(c);
+                    placed |= bit(c);
                 }
             }
             (pos, false, 1)
         }
     };
     let live_bits = g.talon_live_bits(st);
-    let found_ok = |c: Card, upped: &[bool; Card::COUNT]| {
-        let o = off(c);
-        if o == 0 || high[c.suit().index()] >= o {
-            return true;
-        }
+    // The predecessor in suit of each card value (for `F`).
+    let pred = |c: Card| {
         let r = wrap_rank(c.rank().index() + ranks - 1, ranks);
-        upped[Card::new(c.suit(), Rank::new(r).expect("rank")).index() as usize]
+        bit(Card::new(c.suit(), Rank::new(r).expect("rank")))
     };
-    let on_found = |c: Card| high[c.suit().index()] > off(c);
+    let found_ok = |c: Card, upped: u64| up_now & bit(c) != 0 || upped & pred(c) != 0;
     // Whether `c` has a tableau card to go on; `own` is the exposable card
     // of `c`'s pile if it is above `c`: it would move with `c`, so it does
-    // not count.
-    let tableau_ok = |c: Card,
-                      own: Option<Card>,
-                      moved: &[bool; Card::COUNT],
-                      placed: &[bool; Card::COUNT],
-                      exposable: &[u8; Card::COUNT]| {
-        let rank = Rank::new(wrap_rank(c.rank().index() + 1, ranks)).expect("rank");
-        Suit::ALL.iter().any(|&s| {
-            let y = Card::new(s, rank);
-            let i = y.index() as usize;
-            let expo = exposable[i] > u8::from(own == Some(y));
-            (placed[i] || expo || (worry && (on_found(y) || moved[i]))) && g.builds(st, c, y)
-        })
-    };
+    // not count (unless another copy is exposable too).
+    let tableau_ok =
+        |c: Card, own: Option<Card>, moved: u64, placed: u64, expo: u64, expo2: u64| {
+            let expo = match own {
+                Some(y) => expo & !bit(y) | expo2 & bit(y),
+                None => expo,
+            };
+            let worried = if worry { on_found | moved } else { 0 };
+            g.builds_bits(st, c) & (placed | expo | worried) != 0
+        };
 
     loop {
         let mut changed = false;
-        exposable.fill(0);
+        let (mut expo, mut expo2) = (0u64, 0u64);
         for p in 0..piles {
             let cs = g.pile(st, p);
             // The first card from the top not in `M`.
             let e = top_m[p] - 1;
-            expo[p] = e;
-            exposable[cs[e].index() as usize] += 1;
+            expo_at[p] = e;
+            let b = bit(cs[e]);
+            expo2 |= expo & b;
+            expo |= b;
         }
 
         // The tableau: blocks join from the top of each pile down.
@@ -232,9 +250,9 @@ pub fn stuck(g: &Game, st: &State) -> bool {
                         }
                     }
                     let x = cs[i];
-                    let own = (expo[p] > i).then(|| cs[expo[p]]);
-                    let onto = tableau_ok(x, own, &moved, &placed, &exposable);
-                    let up = k0 == 0 && found_ok(x, &upped);
+                    let own = (expo_at[p] > i).then(|| cs[expo_at[p]]);
+                    let onto = tableau_ok(x, own, moved, placed, expo, expo2);
+                    let up = k0 == 0 && found_ok(x, upped);
                     if onto || up {
                         if i == 0 {
                             // A space is possible: nothing is dead.
@@ -244,10 +262,12 @@ pub fn stuck(g: &Game, st: &State) -> bool {
                         // only less precise, and a tableau card need not be
                         // checked again.
                         for &c in &cs[i..s] {
-                            moved[c.index() as usize] = true;
-                            placed[c.index() as usize] = true;
+                            moved |= bit(c);
+                            placed |= bit(c);
                         }
-                        upped[x.index() as usize] |= up;
+                        if up {
+                            upped |= bit(x);
+                        }
                         top_m[p] = i;
                         changed = true;
                         continue 'pile;
@@ -263,13 +283,13 @@ pub fn stuck(g: &Game, st: &State) -> bool {
         // Likewise `F`, for every card in `M` (all cards above one in `M`
         // are in `M`, so it can be uncovered and go up alone).
         let mut recheck = |x: Card, tableau: bool| {
-            let i = x.index() as usize;
-            if !placed[i] && !tableau && tableau_ok(x, None, &moved, &placed, &exposable) {
-                placed[i] = true;
+            let b = bit(x);
+            if placed & b == 0 && !tableau && tableau_ok(x, None, moved, placed, expo, expo2) {
+                placed |= b;
                 changed = true;
             }
-            if !upped[i] && found_ok(x, &upped) {
-                upped[i] = true;
+            if upped & b == 0 && found_ok(x, upped) {
+                upped |= b;
                 changed = true;
             }
         };
@@ -291,13 +311,17 @@ pub fn stuck(g: &Game, st: &State) -> bool {
         // The reserve, from the top.
         while reserve_m < reserve.len() {
             let x = reserve[reserve.len() - 1 - reserve_m];
-            let onto = tableau_ok(x, None, &moved, &placed, &exposable);
-            let up = found_ok(x, &upped);
+            let onto = tableau_ok(x, None, moved, placed, expo, expo2);
+            let up = found_ok(x, upped);
             if onto || up {
                 reserve_m += 1;
-                moved[x.index() as usize] = true;
-                placed[x.index() as usize] |= onto;
-                upped[x.index() as usize] |= up;
+                moved |= bit(x);
+                if onto {
+                    placed |= bit(x);
+                }
+                if up {
+                    upped |= bit(x);
+                }
                 changed = true;
             } else {
                 break;
@@ -322,13 +346,17 @@ pub fn stuck(g: &Game, st: &State) -> bool {
             if draw > 1 && !reachable(live_bits, talon_m, i, pos, draw, redeal_left) {
                 continue;
             }
-            let onto = tableau_ok(x, None, &moved, &placed, &exposable);
-            let up = found_ok(x, &upped);
+            let onto = tableau_ok(x, None, moved, placed, expo, expo2);
+            let up = found_ok(x, upped);
             if onto || up {
                 talon_m |= 1 << i;
-                moved[x.index() as usize] = true;
-                placed[x.index() as usize] |= onto;
-                upped[x.index() as usize] |= up;
+                moved |= bit(x);
+                if onto {
+                    placed |= bit(x);
+                }
+                if up {
+                    upped |= bit(x);
+                }
                 changed = true;
             } else if stacked {
                 blocked = true;
@@ -344,6 +372,27 @@ pub fn stuck(g: &Game, st: &State) -> bool {
     // pile's bottom card stays outside `M`: some card off the foundations
     // can never move.
     true
+}
+
+/// Whether a move now empties pile `p` (not empty): the pile is one face-up
+/// run that the group-move rule lets move whole, and its bottom card goes
+/// onto another pile's top card, or to a foundation when it is alone.
+fn empties_now(g: &Game, st: &State, p: usize) -> bool {
+    let cs = g.pile(st, p);
+    let len = cs.len();
+    if g.face_down(st, p) > 0 || (len > 1 && g.run_len(st, p) < len) {
+        return false;
+    }
+    let b = cs[0];
+    if len == 1 {
+        if g.foundation_for(st, b).is_some() {
+            return true;
+        }
+    } else if g.rules().group_moves == GroupMoves::Top {
+        return false;
+    }
+    (0..g.rules().piles as usize)
+        .any(|q| q != p && g.pile(st, q).last().is_some_and(|&t| g.builds(st, b, t)))
 }
 
 /// Whether talon card `i` (live, not in `M`) might ever be the waste's top,

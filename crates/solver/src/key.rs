@@ -165,6 +165,96 @@ pub fn fingerprint(game: &Game, st: &State) -> u128 {
 /// The fingerprint of `st` and its table level ([`TalonView`]), from one
 /// reading of the talon: what the table's insertions need.
 pub fn fingerprint_level(game: &Game, st: &State) -> (u128, u8) {
+    let talon = talon_view(game, st);
+    (fingerprint_talon(game, st, talon.key), talon.level)
+}
+
+/// The cards turned at a time, when the stock goes to the waste with
+/// unlimited redeals.
+fn unlimited_draw(game: &Game) -> Option<u8> {
+    use demon_core::rules::{Redeals, Stock};
+    match game.rules().stock {
+        Stock::ToWaste {
+            draw,
+            redeals: Redeals::Unlimited,
+        } => Some(draw),
+        _ => None,
+    }
+}
+
+/// For a fresh talon state under unlimited redeals with three or more
+/// cards a turn: the fingerprint of the same position in the chain of
+/// residue 2 of [`TalonView`]. Every state of that chain reaches the fresh
+/// stops and the talon's last card (an odd state turns to its pass's end
+/// and redeals), which are all the K+ plays of a fresh state: so a stored
+/// position with that fingerprint, at any level, dominates this one
+/// (`reach`, as in [`TalonView`]; residue 1's chain already holds the
+/// fresh states, at its top level). With one or two cards a turn there is
+/// no such chain (every state is fresh, or the odd ones are all of
+/// residue 1). `None` for every other state and rule.
+pub fn fresh_cover(game: &Game, st: &State) -> Option<u128> {
+    if unlimited_draw(game)? < 3 {
+        return None;
+    }
+    let view = talon_view(game, st);
+    (view.level == u8::MAX && view.key == [1, 0]).then(|| fingerprint_talon(game, st, [2, 0]))
+}
+
+/// The talon indices (bit `i`) of the K+ plays a position must search
+/// itself when its key was stored at the higher level `old` of its chain
+/// (its insertion lowered the level, see [`TalonView`]), under unlimited
+/// redeals with more than one card a turn. Its other K+ plays need not be
+/// searched from it: a K+ play's result depends only on the card's talon
+/// index (the pass position becomes one past it, the card gone, whatever
+/// the pass: passes are not counted), so each is a move of the stored
+/// position with the same result, which that position's search enters
+/// (or has entered), as it does every move of a stored position. `None`
+/// where this does not apply (then every play is searched).
+///
+/// Which plays are new: with `c` cards in the waste (live positions
+/// counted from 0), an odd state reaches by turns the waste's top `c - 1`
+/// and every `draw`-th live position after it, and, turning to the end
+/// and redealing, the fresh stops (`draw - 1` and every `draw`-th after
+/// it) and the last card; the steps from `c - 1` never meet a fresh stop.
+/// A higher level `old` of its chain reaches the same but for the steps
+/// below `old - 1`; a fresh stored state (level 255) reaches the fresh
+/// stops and the last card only.
+pub fn new_reach(game: &Game, st: &State, old: u8) -> Option<u128> {
+    let draw = unlimited_draw(game)? as usize;
+    if draw < 2 {
+        return None;
+    }
+    let live = game.talon_live_bits(st);
+    let (pos, _) = game.talon_state(st);
+    let c = (live & mask(pos as usize)).count_ones() as usize;
+    let left = live.count_ones() as usize;
+    if c == 0 || c.is_multiple_of(draw) || c >= left {
+        // A fresh state: not the lower level of an odd chain.
+        return None;
+    }
+    // New: live positions `c - 1`, `c - 1 + draw`, ... below `end`.
+    let end = if old == u8::MAX {
+        left - 1
+    } else {
+        debug_assert!(old as usize > c && (old as usize - c).is_multiple_of(draw));
+        (old as usize - 1).min(left - 1)
+    };
+    let mut new = 0u128;
+    let mut p = 0usize;
+    let mut rest = live;
+    while rest != 0 && p < end {
+        let i = rest.trailing_zeros();
+        rest &= rest - 1;
+        if p + 1 >= c && (p + 1 - c).is_multiple_of(draw) {
+            new |= 1 << i;
+        }
+        p += 1;
+    }
+    Some(new)
+}
+
+/// The fingerprint of `st` with the talon's key part `talon_key`.
+fn fingerprint_talon(game: &Game, st: &State, talon_key: [u8; 2]) -> u128 {
     let rules = game.rules();
     let mut buf =
         [0u8; 8 + 4 + 16 + 2 * demon_core::rules::MAX_PILES + demon_core::state::TABLEAU_CAP];
@@ -177,9 +267,8 @@ pub fn fingerprint_level(game: &Game, st: &State) -> (u128, u8) {
     buf[n + 1] = game.reserve(st).len() as u8;
     // The rest of the talon state is the level, kept beside the key: the
     // table keeps, per position, the lowest level seen ([`TalonView`]).
-    let talon = talon_view(game, st);
-    buf[n + 2] = talon.key[0];
-    buf[n + 3] = talon.key[1];
+    buf[n + 2] = talon_key[0];
+    buf[n + 3] = talon_key[1];
     n += 4;
     buf[n..n + 16].copy_from_slice(&game.talon_gone_bits(st).to_le_bytes());
     n += 16;
@@ -210,7 +299,7 @@ pub fn fingerprint_level(game: &Game, st: &State) -> (u128, u8) {
             n += 1;
         }
     }
-    (xxh3_128(&buf[..n]), talon.level)
+    xxh3_128(&buf[..n])
 }
 
 #[cfg(test)]
@@ -255,17 +344,59 @@ mod tests {
         out
     }
 
-    /// The property the table's levels rest on ([`TalonView`]): a position
-    /// with a lower level simulates the same position (same key) with a
-    /// higher one, i.e. every child of the higher has a child of the lower
-    /// with the same fingerprint and a level no higher. Checked along
-    /// random playouts: at each position, every talon state it could have
-    /// (a pass position one past a card still in the talon, or 0, in any
-    /// pass the rules allow), grouped by key, each against the next one up
-    /// in level order (simulation is transitive, so the chain covers every
-    /// pair; states of equal level are checked both ways). Returns the
-    /// pairs checked.
-    fn check_simulation(g: GameKind, reading: Reading, o: RuleOverrides, seeds: u64) -> usize {
+    /// The positions one search move leads to from `st` (as `children`),
+    /// each with the talon index of the card a K+ play takes (`None` for
+    /// the other moves).
+    fn child_states(g: &Game, st: &State) -> Vec<(Option<usize>, State)> {
+        let mut out = Vec::new();
+        let mut reach: SmallVec<[Reach; 32]> = SmallVec::new();
+        g.waste_reach(st, &mut reach);
+        for m in g.legal_moves(st) {
+            if matches!(
+                m,
+                Move::Deal
+                    | Move::Redeal
+                    | Move::Play {
+                        from: Loc::Waste,
+                        ..
+                    }
+            ) {
+                continue;
+            }
+            let mut c = st.clone();
+            g.play(&mut c, m);
+            out.push((None, c));
+        }
+        for r in &reach {
+            let mut v = st.clone();
+            g.set_talon_state(&mut v, (r.pos, r.passes));
+            for m in g.legal_moves(&v) {
+                if let Move::Play {
+                    from: Loc::Waste, ..
+                } = m
+                {
+                    let mut c = v.clone();
+                    g.play(&mut c, m);
+                    out.push((Some(r.pos as usize - 1), c));
+                }
+            }
+        }
+        out
+    }
+
+    /// Random playouts of `seeds` deals (`steps` moves at most, the
+    /// stock's included), calling `visit` at each position with every
+    /// talon state it could have (a pass position one past a card still in
+    /// the talon, or 0, in any pass the rules allow) as (fingerprint,
+    /// level, state), sorted.
+    fn talon_walk(
+        g: GameKind,
+        reading: Reading,
+        o: RuleOverrides,
+        seeds: u64,
+        steps: usize,
+        mut visit: impl FnMut(&Game, u64, usize, &[(u128, u8, State)]),
+    ) {
         let rules = Rules::resolve(g, reading, &o).unwrap();
         let Stock::ToWaste { redeals, .. } = rules.stock else {
             panic!("{g}: not a stock dealt to the waste")
@@ -274,13 +405,12 @@ mod tests {
             demon_core::rules::Redeals::Limited(k) => k,
             demon_core::rules::Redeals::Unlimited => 0,
         };
-        let mut checked = 0;
         for seed in 0..seeds {
             let layout = Source::Native(seed).layout(&rules);
             let game = Game::new(&rules, &layout).unwrap();
             let mut st = game.initial();
             let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-            for step in 0..60 {
+            for step in 0..steps {
                 let n = game.talon().len();
                 let live = !game.talon_gone_bits(&st) & mask(n);
                 let mut states = Vec::new();
@@ -295,29 +425,7 @@ mod tests {
                     }
                 }
                 states.sort_by_key(|(f, l, _)| (*f, *l));
-                let dominates = |a: &State, b: &State| {
-                    let ours = children(&game, a);
-                    children(&game, b)
-                        .iter()
-                        .all(|&(f, l)| ours.iter().any(|&(f2, l2)| f2 == f && l2 <= l))
-                };
-                for w in states.windows(2) {
-                    let ((fa, la, a), (fb, lb, b)) = (&w[0], &w[1]);
-                    if fa != fb {
-                        continue;
-                    }
-                    let why = || {
-                        format!(
-                            "{g} seed {seed} step {step}: talon {:?} (level {la}) does not simulate {:?} (level {lb})",
-                            game.talon_state(a),
-                            game.talon_state(b)
-                        )
-                    };
-                    assert!(dominates(a, b), "{}", why());
-                    assert!(la < lb || dominates(b, a), "{}", why());
-                    checked += 1;
-                }
-                // On: a random move, the stock's included.
+                visit(&game, seed, step, &states);
                 let moves = game.legal_moves(&st);
                 if moves.is_empty() || game.is_won(&st) {
                     break;
@@ -328,6 +436,143 @@ mod tests {
                 game.play(&mut st, moves[(x % moves.len() as u64) as usize]);
             }
         }
+    }
+
+    /// The two shortcuts the search takes with unlimited redeals, checked
+    /// along random playouts at every talon state a position could have
+    /// (as in `check_simulation`):
+    /// - [`new_reach`]: for two states of one key, the lower level's K+
+    ///   plays that it leaves out are plays of the higher level's state
+    ///   with the very same result (fingerprint and level);
+    /// - [`fresh_cover`]: a fresh state's every move is matched by a move
+    ///   of the same position in residue 2's chain whose result is the
+    ///   same at a level no higher, or holds the first one's result in
+    ///   residue 2's chain (the same shortcut again, one move on).
+    ///
+    /// Returns the plays left out and the fresh states covered.
+    fn check_shortcuts(g: GameKind, o: RuleOverrides, seeds: u64) -> (usize, usize) {
+        let (mut left_out, mut covered) = (0, 0);
+        talon_walk(
+            g,
+            Reading::Standard,
+            o,
+            seeds,
+            80,
+            |game, seed, _, states| {
+                let results = |v: &State| -> Vec<(Option<usize>, (u128, u8), State)> {
+                    child_states(game, v)
+                        .into_iter()
+                        .map(|(i, c)| (i, fingerprint_level(game, &c), c))
+                        .collect()
+                };
+                for (fa, la, a) in states {
+                    for (fb, lb, b) in states {
+                        if fa != fb || la >= lb {
+                            continue;
+                        }
+                        let new = new_reach(game, a, *lb).expect("an odd state below another");
+                        let theirs = results(b);
+                        for (i, r, _) in results(a) {
+                            let Some(i) = i.filter(|&i| new >> i & 1 == 0) else {
+                                continue;
+                            };
+                            assert!(
+                            theirs.iter().any(|(j, r2, _)| *j == Some(i) && *r2 == r),
+                            "{g} seed {seed}: the play of talon card {i} from {:?} is not one of {:?}",
+                            game.talon_state(a),
+                            game.talon_state(b)
+                        );
+                            left_out += 1;
+                        }
+                    }
+                }
+                for (_, _, f) in states {
+                    let Some(k) = fresh_cover(game, f) else {
+                        continue;
+                    };
+                    for (_, _, q) in states.iter().filter(|(fq, _, _)| *fq == k) {
+                        let theirs = results(q);
+                        for (_, (rf, rl), c) in results(f) {
+                            let same = theirs.iter().any(|(_, (f2, l2), _)| *f2 == rf && *l2 <= rl);
+                            let again = fresh_cover(game, &c)
+                                .is_some_and(|k2| theirs.iter().any(|(_, (f2, _), _)| *f2 == k2));
+                            assert!(
+                                same || again,
+                                "{g} seed {seed}: a move of fresh {:?} is not matched from {:?}",
+                                game.talon_state(f),
+                                game.talon_state(q)
+                            );
+                        }
+                        covered += 1;
+                    }
+                }
+            },
+        );
+        (left_out, covered)
+    }
+
+    #[test]
+    fn unlimited_talon_shortcuts_are_exact() {
+        use demon_core::rules::GroupMoves;
+        let d = RuleOverrides::default;
+        let cases = [
+            (GameKind::Canfield, d()),
+            (
+                GameKind::Canfield,
+                RuleOverrides {
+                    group_moves: Some(GroupMoves::Any),
+                    ..d()
+                },
+            ),
+            (GameKind::SuperiorCanfield, d()),
+            (GameKind::SelectiveCanfield, d()),
+        ];
+        for (g, o) in cases {
+            let (left_out, covered) = check_shortcuts(g, o, 4);
+            // Both shortcuts are met often on every deal.
+            assert!(
+                left_out > 100 && covered > 10,
+                "{g}: {left_out} plays, {covered} states"
+            );
+        }
+    }
+
+    /// The property the table's levels rest on ([`TalonView`]): a position
+    /// with a lower level simulates the same position (same key) with a
+    /// higher one, i.e. every child of the higher has a child of the lower
+    /// with the same fingerprint and a level no higher. Checked along
+    /// random playouts: at each position, every talon state it could have
+    /// (a pass position one past a card still in the talon, or 0, in any
+    /// pass the rules allow), grouped by key, each against the next one up
+    /// in level order (simulation is transitive, so the chain covers every
+    /// pair; states of equal level are checked both ways). Returns the
+    /// pairs checked.
+    fn check_simulation(g: GameKind, reading: Reading, o: RuleOverrides, seeds: u64) -> usize {
+        let mut checked = 0;
+        talon_walk(g, reading, o, seeds, 60, |game, seed, step, states| {
+            let dominates = |a: &State, b: &State| {
+                let ours = children(game, a);
+                children(game, b)
+                    .iter()
+                    .all(|&(f, l)| ours.iter().any(|&(f2, l2)| f2 == f && l2 <= l))
+            };
+            for w in states.windows(2) {
+                let ((fa, la, a), (fb, lb, b)) = (&w[0], &w[1]);
+                if fa != fb {
+                    continue;
+                }
+                let why = || {
+                    format!(
+                        "{g} seed {seed} step {step}: talon {:?} (level {la}) does not simulate {:?} (level {lb})",
+                        game.talon_state(a),
+                        game.talon_state(b)
+                    )
+                };
+                assert!(dominates(a, b), "{}", why());
+                assert!(la < lb || dominates(b, a), "{}", why());
+                checked += 1;
+            }
+        });
         checked
     }
 

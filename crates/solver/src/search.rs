@@ -27,7 +27,14 @@
 //! - tableau classes: positions joined by reversible tableau moves are
 //!   stored once and offered every other move of every member
 //!   ([`crate::class`]);
-//! - sibling sleep sets ([`Searcher::sleep`]).
+//! - sibling sleep sets ([`Searcher::sleep`]);
+//! - with unlimited redeals: a fresh talon state whose position is stored
+//!   in another chain of the talon's levels is dominated by it
+//!   ([`crate::key::fresh_cover`]), and a position met again at a lower
+//!   level of its chain is searched again with only the K+ plays that the
+//!   lower level adds ([`crate::key::new_reach`]). On Canfield under
+//!   Solvitaire's rules (seeds 1-1,000, no rollouts) the two took the lost
+//!   deals from 431.1 s and 315.4 M nodes to 369.3 s and 252.9 M nodes.
 //!
 //! The moves it offers, and their order, are [`crate::moves`]'s; the
 //! best-first probes it pauses for are [`crate::probe`]'s.
@@ -42,7 +49,7 @@ use demon_core::{Card, Game, Layout, Loc, Move, Rules, State, Undo};
 use smallvec::SmallVec;
 
 use crate::class::{self, ClassFinder, Form, CLASS_CAP};
-use crate::key::fingerprint_level;
+use crate::key::{fingerprint_level, fresh_cover, new_reach};
 use crate::moves::{
     generate, generate_onto, independent, play_safe_moves, touches_tableau_only, Gen, SMove,
 };
@@ -114,6 +121,14 @@ pub struct Stats {
     pub stored: u64,
     /// Positions found already stored.
     pub hits: u64,
+    /// Of `hits`, fresh talon states found dominated by the same position
+    /// stored in another chain of the talon's levels
+    /// ([`crate::key::fresh_cover`]).
+    pub covered: u64,
+    /// K+ plays left out of positions searched before at a higher level
+    /// of their talon chain ([`crate::key::new_reach`]): the stored
+    /// position's search has the same plays, with the same results.
+    pub known_plays: u64,
     /// Safe foundation moves played without branching.
     pub auto_moves: u64,
     /// Moves left out by the sibling sleep sets.
@@ -149,6 +164,8 @@ impl std::ops::AddAssign for Stats {
         self.nodes += o.nodes;
         self.stored += o.stored;
         self.hits += o.hits;
+        self.covered += o.covered;
+        self.known_plays += o.known_plays;
         self.auto_moves += o.auto_moves;
         self.slept += o.slept;
         self.merged += o.merged;
@@ -276,6 +293,45 @@ impl PartialEq for StopFlag {
 }
 
 impl Eq for StopFlag {}
+
+impl Options {
+    /// The default options for a game's rules: [`Options::default`], with
+    /// rollouts only where they earn their nodes ([`rollouts_pay`]).
+    pub fn for_rules(rules: &Rules) -> Options {
+        Options {
+            rollouts: rollouts_pay(rules),
+            ..Options::default()
+        }
+    }
+}
+
+/// Whether nested rollouts ([`Options::rollouts`]) are worth running on a
+/// game by default: not with one deck and unlimited redeals (Canfield,
+/// Superior and Selective Canfield), where the exhaustive search decides
+/// nearly every deal and finds the late wins itself. Measured (one job):
+/// Canfield under Solvitaire's rules, seeds 1-1,000 with no node limit,
+/// the same 744 won and 256 lost either way, in 440.3 s without rollouts
+/// against 508.9 s with them (won deals 9.2 s against 11.0 s, lost ones
+/// 431.1 s against 497.8 s); Superior Canfield seeds 1-1,000 at 2 M nodes,
+/// 940 won, 38 lost and 22 unknown without, against 938, 36 and 26 with
+/// them (`results/2026-11-26-superior-rollouts-1-1000`); seeds 1-200 at
+/// 2 M nodes, Superior 188 won, 9 lost and 3 unknown and Selective 198 won
+/// and 2 lost either way. Everywhere else they win deals the search does
+/// not (`results/2026-11-26-rollouts`: American Toad, Double Easthaven,
+/// Rainbow), and they stay on; on Chameleon (PySolFC's rules, seeds
+/// 1-100 at 2 M nodes) they cost 5 of the 27 deals the search alone
+/// proves lost, which larger limits have not yet weighed.
+pub fn rollouts_pay(rules: &Rules) -> bool {
+    use demon_core::rules::{Redeals, Stock};
+    let unlimited = matches!(
+        rules.stock,
+        Stock::ToWaste {
+            redeals: Redeals::Unlimited,
+            ..
+        }
+    );
+    !(rules.decks == 1 && unlimited)
+}
 
 impl Default for Options {
     fn default() -> Options {
@@ -1906,7 +1962,11 @@ impl<'g> Searcher<'g> {
     /// same table entry). Since i and j commute, i is listed at y and
     /// i(y) = j(x); by the claim for y, entered earlier, i(y) is entered.
     /// (A position found in the table stands for the stored one with the
-    /// same moves up to the table's equivalences, as for every hit.)
+    /// same moves up to the table's equivalences, as for every hit.) A K+
+    /// play that [`crate::key::new_reach`] leaves out at an entered
+    /// position x is a move, with the same result, of the position stored
+    /// under x's key at a higher level, entered before x: the claim for
+    /// that position covers it.
     /// With tableau classes the claim holds up to class membership: a
     /// move i listed at s and legal at y is either offered at y's class
     /// or reversible there (then i(y) is in y's class, entered); only
@@ -2091,8 +2151,25 @@ impl<'g> Searcher<'g> {
                 .insert_or_replace(key, level, &|k| open.contains_key(&k)),
             None => self.table.insert_level(key, level),
         };
+        let lowered = self.table.lowered_from().filter(|_| r == Insert::New);
         let r = if self.rebuilding && r == Insert::Present {
             Insert::New
+        } else {
+            r
+        };
+        // A fresh state stored in another chain ([`fresh_cover`]).
+        let r = if r == Insert::New && !self.rebuilding {
+            let keyed = match form {
+                Form::Binary { canonical: false } | Form::General(_) | Form::Free(_) => &self.canon,
+                _ => &*st,
+            };
+            match fresh_cover(self.game, keyed) {
+                Some(k) if self.table.contains(k) => {
+                    self.stats.covered += 1;
+                    Insert::Present
+                }
+                _ => r,
+            }
         } else {
             r
         };
@@ -2238,6 +2315,33 @@ impl<'g> Searcher<'g> {
                     .push((self.mpaths.len() as u32, self.mpaths.len() as u32));
                 generate(self.game, st, &mut self.scratch, &mut self.reach, Gen::All);
                 self.arena.extend_from_slice(&self.scratch);
+            }
+        }
+        // Searched before at a higher level: only the K+ plays that level
+        // lacked are new ([`crate::key::new_reach`]).
+        if let (Some(old), false, false) = (lowered, self.rebuilding, self.resumed) {
+            if let Some(new) = new_reach(self.game, st, old) {
+                let top = self.game.talon_state(st).0;
+                let before = self.arena.len();
+                let mut w = start;
+                for r in start..before {
+                    let m = self.arena[r];
+                    let keep = match m.mv {
+                        Move::Play {
+                            from: Loc::Waste, ..
+                        } => {
+                            let i = m.talon.map_or(top, |t| t.0) as usize - 1;
+                            new >> i & 1 != 0
+                        }
+                        _ => true,
+                    };
+                    if keep {
+                        self.arena[w] = m;
+                        w += 1;
+                    }
+                }
+                self.arena.truncate(w);
+                self.stats.known_plays += (before - w) as u64;
             }
         }
         if self.members.len() - members_start > 1 {

@@ -111,6 +111,9 @@ pub struct FingerprintSet {
     /// inserted before at that level or lower: what `Present` means.
     recent_fp: Vec<u128>,
     recent_level: Vec<u8>,
+    /// After an insertion that answered `New` by lowering a stored
+    /// position's level: the level it had (see [`Self::lowered_from`]).
+    lowered: Option<u8>,
     len: usize,
     /// Bytes the bucket array may take, counting the old and the new array
     /// both alive while it grows.
@@ -296,6 +299,7 @@ impl FingerprintSet {
             buckets: buckets(MIN_BUCKETS.min(budget / BUCKET).max(1)),
             recent_fp: vec![0; recent],
             recent_level: vec![0; recent],
+            lowered: None,
             len: 0,
             budget,
             replaced: 0,
@@ -415,6 +419,7 @@ impl FingerprintSet {
     }
 
     fn insert_with(&mut self, fp: u128, level: u8, open: Option<&dyn Fn(u128) -> bool>) -> Insert {
+        self.lowered = None;
         let c = (fp as usize) & (self.recent_fp.len() - 1);
         if fp != 0 && self.recent_fp[c] == fp && self.recent_level[c] <= level {
             return Insert::Present;
@@ -495,6 +500,7 @@ impl FingerprintSet {
                         return Place::Present;
                     }
                     self.buckets[b].0[i] = entry(fp, level, k == 1);
+                    self.lowered = Some(level_of(e));
                     return Place::New;
                 }
             }
@@ -751,6 +757,13 @@ impl FingerprintSet {
                 *e = (*e & !COST) | c;
             }
         }
+    }
+
+    /// Whether the last insertion answered `New` only by lowering the
+    /// level of a stored position, and the level it had: the position was
+    /// explored (or is being explored) at that level.
+    pub fn lowered_from(&self) -> Option<u8> {
+        self.lowered
     }
 
     /// Whether position `fp` is stored (at any level).

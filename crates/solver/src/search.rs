@@ -294,19 +294,9 @@ impl PartialEq for StopFlag {
 
 impl Eq for StopFlag {}
 
-impl Options {
-    /// The default options for a game's rules: [`Options::default`], with
-    /// rollouts only where they earn their nodes ([`rollouts_pay`]).
-    pub fn for_rules(rules: &Rules) -> Options {
-        Options {
-            rollouts: rollouts_pay(rules),
-            ..Options::default()
-        }
-    }
-}
-
 /// Whether nested rollouts ([`Options::rollouts`]) are worth running on a
-/// game by default: not with one deck and unlimited redeals (Canfield,
+/// game by default (the CLI's default; [`Options::default`] keeps them on
+/// for every game): not with one deck and unlimited redeals (Canfield,
 /// Superior and Selective Canfield), where the exhaustive search decides
 /// nearly every deal and finds the late wins itself. Measured (one job):
 /// Canfield under Solvitaire's rules, seeds 1-1,000 with no node limit,

@@ -412,15 +412,14 @@ impl Game {
     /// Whether `c` may be built on `t` in the tableau.
     #[inline]
     pub fn builds(&self, st: &State, c: Card, t: Card) -> bool {
-        // `builds_at(st.base, c, t)`, without its division: with the
-        // `AtBase` wrap, `builds_on` is `builds_at(NO_BASE, ..)`, which
-        // differs only in not refusing a `t` of the base rank.
-        self.builds_on[c.index() as usize] >> t.index() & 1 != 0
-            && (self.rules.tableau_wrap != TableauWrap::AtBase || t.rank().index() != st.base)
+        self.builds_bits(st, c) >> t.index() & 1 != 0
     }
 
     /// The cards `c` may be built on in the tableau, a bit per card index:
-    /// [`Game::builds`] for every `t` at once.
+    /// [`Game::builds`] for every `t` at once. `builds_at(st.base, c, t)`,
+    /// without its division: with the `AtBase` wrap, `builds_on` is
+    /// `builds_at(NO_BASE, ..)`, which differs only in not refusing a `t`
+    /// of the base rank.
     #[inline]
     pub fn builds_bits(&self, st: &State, c: Card) -> u64 {
         let m = self.builds_on[c.index() as usize];

@@ -191,13 +191,14 @@ fn unlimited_draw(game: &Game) -> Option<u8> {
 /// (`reach`, as in [`TalonView`]; residue 1's chain already holds the
 /// fresh states, at its top level). With one or two cards a turn there is
 /// no such chain (every state is fresh, or the odd ones are all of
-/// residue 1). `None` for every other state and rule.
-pub fn fresh_cover(game: &Game, st: &State) -> Option<u128> {
-    if unlimited_draw(game)? < 3 {
+/// residue 1). `None` for every other state and rule. `level`: the
+/// state's level, as [`fingerprint_level`] gives it (with unlimited
+/// redeals, 255 for the fresh states only, all keyed in residue 1's chain).
+pub fn fresh_cover(game: &Game, st: &State, level: u8) -> Option<u128> {
+    if unlimited_draw(game)? < 3 || level != u8::MAX {
         return None;
     }
-    let view = talon_view(game, st);
-    (view.level == u8::MAX && view.key == [1, 0]).then(|| fingerprint_talon(game, st, [2, 0]))
+    Some(fingerprint_talon(game, st, [2, 0]))
 }
 
 /// The talon indices (bit `i`) of the K+ plays a position must search
@@ -486,15 +487,15 @@ mod tests {
                         }
                     }
                 }
-                for (_, _, f) in states {
-                    let Some(k) = fresh_cover(game, f) else {
+                for (_, lf, f) in states {
+                    let Some(k) = fresh_cover(game, f, *lf) else {
                         continue;
                     };
                     for (_, _, q) in states.iter().filter(|(fq, _, _)| *fq == k) {
                         let theirs = results(q);
                         for (_, (rf, rl), c) in results(f) {
                             let same = theirs.iter().any(|(_, (f2, l2), _)| *f2 == rf && *l2 <= rl);
-                            let again = fresh_cover(game, &c)
+                            let again = fresh_cover(game, &c, rl)
                                 .is_some_and(|k2| theirs.iter().any(|(_, (f2, _), _)| *f2 == k2));
                             assert!(
                                 same || again,

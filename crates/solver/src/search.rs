@@ -1989,22 +1989,32 @@ impl<'g> Searcher<'g> {
             clean &= clean - 1;
             let mj = self.arena[parent.start + j];
             if independent(mi.fp, mj.fp) {
-                // The child's moves are the arena's tail: keep the others.
-                let mut w = child.start;
-                for r in child.start..child.end {
-                    let m = self.arena[r];
-                    // Only the child's own moves: a move with the same
-                    // label from another member is another move.
-                    if !(m.member == 0 && m.mv == mj.mv && m.talon == mj.talon) {
-                        self.arena[w] = m;
-                        w += 1;
-                    }
-                }
-                child.end = w;
-                self.arena.truncate(w);
+                // Only the child's own moves: a move with the same label
+                // from another member is another move.
+                self.retain_tail(child.start, |m| {
+                    !(m.member == 0 && m.mv == mj.mv && m.talon == mj.talon)
+                });
+                child.end = self.arena.len();
             }
         }
         self.stats.slept += (before - (child.end - child.start)) as u64;
+    }
+
+    /// Keeps, of the moves from `start` to the arena's end (a position's
+    /// moves, the arena's tail), those `keep` accepts, in order; returns
+    /// how many it dropped.
+    fn retain_tail(&mut self, start: usize, keep: impl Fn(&SMove) -> bool) -> usize {
+        let before = self.arena.len();
+        let mut w = start;
+        for r in start..before {
+            let m = self.arena[r];
+            if keep(&m) {
+                self.arena[w] = m;
+                w += 1;
+            }
+        }
+        self.arena.truncate(w);
+        before - w
     }
 
     /// Bytes of every cursor's path: the parked ones and the running one,
@@ -2124,13 +2134,13 @@ impl<'g> Searcher<'g> {
         } else {
             Form::Unmerged
         };
-        // The canonical member has the position's talon, so its level.
-        let (key, level) = match form {
-            Form::Binary { canonical: false } | Form::General(_) | Form::Free(_) => {
-                fingerprint_level(self.game, &self.canon)
-            }
-            _ => fingerprint_level(self.game, st),
+        // The position the key is of: the canonical member where one was
+        // written. It has the position's talon, so its level.
+        let keyed: &State = match form {
+            Form::Binary { canonical: false } | Form::General(_) | Form::Free(_) => &self.canon,
+            _ => st,
         };
+        let (key, level) = fingerprint_level(self.game, keyed);
         // A dead end is stored like any position: it is lost, so "explored"
         // is true of it. It is checked only once stored, not at every
         // arrival: most arrivals are table hits (62 % of them on Superior
@@ -2148,20 +2158,12 @@ impl<'g> Searcher<'g> {
             r
         };
         // A fresh state stored in another chain ([`fresh_cover`]).
-        let r = if r == Insert::New && !self.rebuilding {
-            let keyed = match form {
-                Form::Binary { canonical: false } | Form::General(_) | Form::Free(_) => &self.canon,
-                _ => &*st,
-            };
-            match fresh_cover(self.game, keyed) {
-                Some(k) if self.table.contains(k) => {
-                    self.stats.covered += 1;
-                    Insert::Present
-                }
-                _ => r,
+        let r = match fresh_cover(self.game, keyed, level) {
+            Some(k) if r == Insert::New && !self.rebuilding && self.table.contains(k) => {
+                self.stats.covered += 1;
+                Insert::Present
             }
-        } else {
-            r
+            _ => r,
         };
         let dead = r == Insert::New
             && self.deadlock
@@ -2312,26 +2314,14 @@ impl<'g> Searcher<'g> {
         if let (Some(old), false, false) = (lowered, self.rebuilding, self.resumed) {
             if let Some(new) = new_reach(self.game, st, old) {
                 let top = self.game.talon_state(st).0;
-                let before = self.arena.len();
-                let mut w = start;
-                for r in start..before {
-                    let m = self.arena[r];
-                    let keep = match m.mv {
-                        Move::Play {
-                            from: Loc::Waste, ..
-                        } => {
-                            let i = m.talon.map_or(top, |t| t.0) as usize - 1;
-                            new >> i & 1 != 0
-                        }
-                        _ => true,
-                    };
-                    if keep {
-                        self.arena[w] = m;
-                        w += 1;
-                    }
-                }
-                self.arena.truncate(w);
-                self.stats.known_plays += (before - w) as u64;
+                // A K+ play takes the card one below its talon state's
+                // position (the waste's top now, with no turns).
+                self.stats.known_plays += self.retain_tail(start, |m| match m.mv {
+                    Move::Play {
+                        from: Loc::Waste, ..
+                    } => new >> (m.talon.map_or(top, |t| t.0) as usize - 1) & 1 != 0,
+                    _ => true,
+                }) as u64;
             }
         }
         if self.members.len() - members_start > 1 {

@@ -331,24 +331,29 @@ pub fn stuck(g: &Game, st: &State) -> bool {
         // The talon, from the top. With no redeal left a waste card waits
         // for the waste cards above it.
         let mut blocked = false;
-        for i in (first..talon.len()).rev() {
-            if !live(i) || talon_m >> i & 1 != 0 {
-                continue;
-            }
+        // Live talon cards at `first` or above, not in `M` yet, from the top.
+        let mut rest = live_bits & !talon_m & !((1u128 << first) - 1);
+        while rest != 0 {
+            let i = 127 - rest.leading_zeros() as usize;
+            rest &= !(1u128 << i);
             let stacked = !redeal_left && i < pos;
             if stacked && blocked {
                 break;
             }
             let x = talon[i];
+            // Where it could go first (bit tests), whether it can come to
+            // the waste's top at all second (`reachable`, dearer): the
+            // card joins when both hold.
             // (A waste card with no redeal left gets here only when every
             // waste card above it is in `M`: `blocked` stops the loop at
             // the first that is not. `reachable` checks it anyway.)
-            if draw > 1 && !reachable(live_bits, talon_m, i, pos, draw, redeal_left) {
-                continue;
-            }
             let onto = tableau_ok(x, None, moved, placed, expo, expo2);
             let up = found_ok(x, upped);
+            let reached = || draw <= 1 || reachable(live_bits, talon_m, i, pos, draw, redeal_left);
             if onto || up {
+                if !reached() {
+                    continue;
+                }
                 talon_m |= 1 << i;
                 moved |= bit(x);
                 if onto {
@@ -358,7 +363,7 @@ pub fn stuck(g: &Game, st: &State) -> bool {
                     upped |= bit(x);
                 }
                 changed = true;
-            } else if stacked {
+            } else if stacked && reached() {
                 blocked = true;
             }
         }
@@ -448,7 +453,8 @@ fn reachable(live: u128, talon_m: u128, i: usize, pos: usize, draw: usize, redea
     // some `k` in `0..=a`.
     let hits = |lo: usize, hi: usize| {
         let hi = hi + a;
-        hi - lo + 1 >= draw || (lo..=hi).any(|n| n % draw == draw - 1)
+        // The first `n` at or above `lo` that is `draw - 1` (mod `draw`).
+        hi - lo + 1 >= draw || lo + (draw - 1 - lo % draw) <= hi
     };
     if i >= pos {
         let n = (live & below(i) & !below(pos)).count_ones() as usize;

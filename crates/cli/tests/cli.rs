@@ -402,6 +402,30 @@ fn a_search_saved_in_a_checkpoint_goes_on_where_it_stopped() {
 }
 
 #[test]
+fn a_checkpoint_of_the_fourth_format_is_resumed() {
+    // Saved by c2ce335 in the fourth format (`demonPT4`: without the stack
+    // bound's count of idle tests, read as 0; `--max-nodes 3000`). The
+    // search without a stop has not backed the bound off by then (it asks
+    // about 65,536 positions first), so the resumed search ends as it
+    // does: lost, the same positions, the same nodes.
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("s479.ck");
+    std::fs::copy("tests/fixtures/canfield-any-479-pt4.ck", &ck).unwrap();
+    assert!(std::fs::read(&ck)
+        .unwrap()
+        .windows(8)
+        .any(|w| w == b"demonPT4"));
+    let o = demon(&[&SOLVE_479[..], &[ck.to_str().unwrap()]].concat());
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(stderr(&o).contains("resuming the search saved in"));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["verdict"], "lost");
+    assert_eq!(v["stats"]["positions_stored"], 106_431);
+    assert_eq!(v["stats"]["nodes"], 503_724);
+    assert!(!ck.exists(), "the checkpoint of a decided deal is removed");
+}
+
+#[test]
 fn a_checkpoint_of_the_second_format_is_resumed() {
     // Saved by 597baf2 in the second format (`demonPT3`: each frame as the
     // move it was exploring, not its list; `--max-nodes 3000`). Its
@@ -427,7 +451,7 @@ fn a_checkpoint_of_the_second_format_is_resumed() {
     assert!(std::fs::read(&ck)
         .unwrap()
         .windows(8)
-        .any(|w| w == b"demonPT4"));
+        .any(|w| w == b"demonPT5"));
     let o = run(&[]);
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     assert!(stderr(&o).contains("resuming the search saved in"));

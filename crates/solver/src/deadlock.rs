@@ -535,9 +535,38 @@ pub fn overfull(g: &Game, st: &State, waste: bool) -> bool {
 
 /// [`dead`], keeping what it can reuse between positions of one game in
 /// `cache` (a [`Chains`] per base rank); `waste` as for [`overfull`].
+///
+/// The stack bound backs off where it does not pay: after
+/// [`STACK_BOUND_IDLE`] positions in a row that it was asked about without
+/// finding one lost, it looks at one position in [`STACK_BOUND_SPARSE`]
+/// only, until it finds one lost again (counted in `cache`, see
+/// [`Chains::idle`]). Leaving a sound test out is sound: the position is
+/// searched instead. On Canfield under Solvitaire's rules it found no lost
+/// position (seeds 289 and 742: none of the 3.3 M and 4.3 M `stuck` left)
+/// while it took 6-7 % of the time; on Superior Canfield seeds 1-30 at
+/// 1 M nodes it found 94,344 of the 467,456 `stuck` left, and there it
+/// stays on.
 pub fn dead_cached(cache: &mut Chains, g: &Game, st: &State, waste: bool) -> bool {
-    stuck(g, st) || overfull_cached(cache, g, st, waste)
+    if stuck(g, st) {
+        return true;
+    }
+    let idle = cache.idle;
+    cache.idle += 1;
+    if idle >= STACK_BOUND_IDLE && !idle.is_multiple_of(STACK_BOUND_SPARSE) {
+        return false;
+    }
+    let dead = overfull_cached(cache, g, st, waste);
+    if dead {
+        cache.idle = 0;
+    }
+    dead
 }
+
+/// Positions in a row the stack bound finds not lost before it backs off
+/// ([`dead_cached`]).
+pub const STACK_BOUND_IDLE: u64 = 1 << 16;
+/// Once backed off, the stack bound looks at one position in this many.
+pub const STACK_BOUND_SPARSE: u64 = 64;
 
 /// Card slots of the counts below: suit * 16 + rank.
 const SLOTS: usize = 64;
@@ -689,6 +718,10 @@ pub struct Chains {
     /// direct-mapped, `answer_slots` entries (a power of two) once used.
     answers: Vec<(u128, u64)>,
     answer_slots: usize,
+    /// Positions [`dead_cached`] has asked the stack bound about since it
+    /// last found one lost (or since the search began): part of a saved
+    /// search, as it decides which positions are tested.
+    pub idle: u64,
 }
 
 /// Marks a used entry; the answer is the bit below it.
@@ -755,6 +788,7 @@ impl Default for Chains {
             total_need: 0,
             answers: Vec::new(),
             answer_slots: 256,
+            idle: 0,
         }
     }
 }

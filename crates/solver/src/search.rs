@@ -403,6 +403,13 @@ pub fn solve_with(
 /// The saved paths all run again, in turn, whatever `options.cursors` the
 /// resumed search has (the number only limits new splits).
 ///
+/// Files of the fourth format (`demonPT4`) are read as the fifth with the
+/// stack bound's count of idle tests at 0
+/// ([`crate::deadlock::dead_cached`]): the resumed search tests every
+/// position again until the bound backs off anew, which is sound (it
+/// only decides which positions are tested) but may store other
+/// positions than the search without a stop.
+///
 /// Files of the second format (`demonPT3`: each frame as the move it was
 /// exploring) are still read: their rebuilt frames list all their moves,
 /// none explored, and put none to sleep (they do not know which they
@@ -683,10 +690,13 @@ fn rollout_phase(
     found
 }
 
-/// The first bytes of a saved search ([`solve_resumable`]): the table and
-/// every path; and the first format, the table without its one path's
-/// positions (still read).
-const CHECKPOINT_MAGIC: &[u8; 8] = b"demonPT4";
+/// The first bytes of a saved search ([`solve_resumable`]): the table,
+/// every path and the stack bound's count of idle tests; and the first
+/// format, the table without its one path's positions (still read).
+const CHECKPOINT_MAGIC: &[u8; 8] = b"demonPT5";
+/// The fourth format: as the fifth, without the stack bound's count of
+/// idle tests ([`crate::deadlock::Chains::idle`]; read as 0).
+const CHECKPOINT_MAGIC_PT4: &[u8; 8] = b"demonPT4";
 /// The second format: every path, each frame as the move it was
 /// exploring only (still read: rebuilt frames then list all their moves).
 const CHECKPOINT_MAGIC_PT3: &[u8; 8] = b"demonPT3";
@@ -1311,7 +1321,8 @@ impl<'g> Searcher<'g> {
         let mut head = [0u8; 24];
         r.read_exact(&mut head).map_err(bad)?;
         let first_format = &head[..8] == CHECKPOINT_MAGIC_PT2;
-        let lists = &head[..8] == CHECKPOINT_MAGIC;
+        let idle_saved = &head[..8] == CHECKPOINT_MAGIC;
+        let lists = idle_saved || &head[..8] == CHECKPOINT_MAGIC_PT4;
         if !lists && &head[..8] != CHECKPOINT_MAGIC_PT3 && !first_format {
             return Err(SolveError::Checkpoint(
                 "not a position table saved by this version of demon".into(),
@@ -1327,6 +1338,11 @@ impl<'g> Searcher<'g> {
             self.before = Duration::from_micros(u64::from_le_bytes(t));
             sum.update(&head[8..]);
             sum.update(&t);
+        }
+        if idle_saved {
+            let mut t = [0u8; 8];
+            read(r, &mut sum, &mut t)?;
+            self.dead_cache.idle = u64::from_le_bytes(t);
         }
         let mut e = [0u8; 17];
         for _ in 0..n {
@@ -1665,6 +1681,7 @@ impl<'g> Searcher<'g> {
         head.extend_from_slice(&n.to_le_bytes());
         let micros = self.stats.elapsed.as_micros().min(u64::MAX as u128) as u64;
         head.extend_from_slice(&micros.to_le_bytes());
+        head.extend_from_slice(&self.dead_cache.idle.to_le_bytes());
         w.write_all(&head).map_err(bad)?;
         // The checksum covers the header's numbers too.
         let mut sum = xxhash_rust::xxh3::Xxh3::new();

@@ -10,7 +10,10 @@ mod common;
 
 use common::playouts;
 use demon_core::{Game, GameKind, State};
-use demon_solver::deadlock::{dead, overfull, overfull_cached, stuck, Chains};
+use demon_solver::deadlock::{
+    dead, dead_cached, overfull, overfull_cached, stuck, Chains, STACK_BOUND_IDLE,
+    STACK_BOUND_SPARSE,
+};
 use demon_solver::reference::reference_solve_from;
 
 /// Positions the reference search may visit per question.
@@ -60,6 +63,9 @@ fn verify(game: &Game, st: &State, cache: &mut Chains, t: &mut Tally, what: &str
         return;
     }
     let only_overfull = !stuck(game, st);
+    if only_overfull {
+        backs_off(game, st, what);
+    }
     match reference_solve_from(game, st, REFERENCE_NODES) {
         None => t.dead_skipped += 1,
         Some(won) => {
@@ -72,6 +78,34 @@ fn verify(game: &Game, st: &State, cache: &mut Chains, t: &mut Tally, what: &str
             t.dead_checked += 1;
             t.overfull_checked += usize::from(only_overfull);
         }
+    }
+}
+
+/// The search's dead-end test on a position only the stack bound calls
+/// lost: it asks the bound until [`STACK_BOUND_IDLE`] positions in a row
+/// were not lost, then only every [`STACK_BOUND_SPARSE`]-th, and a lost
+/// answer starts the count again.
+fn backs_off(game: &Game, st: &State, what: &str) {
+    let mut c = Chains::with_bytes(4096);
+    for (idle, asked) in [
+        (0, true),
+        (STACK_BOUND_IDLE - 1, true),
+        (STACK_BOUND_IDLE + 1, false),
+        (STACK_BOUND_IDLE + STACK_BOUND_SPARSE - 1, false),
+        (STACK_BOUND_IDLE + STACK_BOUND_SPARSE, true),
+        (7 * STACK_BOUND_IDLE, true),
+    ] {
+        c.idle = idle;
+        assert_eq!(
+            dead_cached(&mut c, game, st, true),
+            asked,
+            "{what}: idle {idle}"
+        );
+        assert_eq!(
+            c.idle,
+            if asked { 0 } else { idle + 1 },
+            "{what}: idle {idle}"
+        );
     }
 }
 

@@ -542,10 +542,10 @@ pub fn overfull(g: &Game, st: &State, waste: bool) -> bool {
 /// only, until it finds one lost again (counted in `cache`, see
 /// [`Chains::idle`]). Leaving a sound test out is sound: the position is
 /// searched instead. On Canfield under Solvitaire's rules it found no lost
-/// position (seeds 289 and 742: none of the 3.3 M and 4.3 M `stuck` left)
-/// while it took 6-7 % of the time; on Superior Canfield seeds 1-30 at
-/// 1 M nodes it found 94,344 of the 467,456 `stuck` left, and there it
-/// stays on.
+/// position (seeds 289 and 742: none among the first 3.3 M and 4.3 M that
+/// `stuck` left) while it took 6-7 % of the time; on Superior Canfield
+/// seeds 1-30 at 1 M nodes it found 94,344 lost among the first 467,456,
+/// and there it stays on.
 pub fn dead_cached(cache: &mut Chains, g: &Game, st: &State, waste: bool) -> bool {
     if stuck(g, st) {
         return true;

@@ -412,19 +412,6 @@ pub(crate) fn generate(
     reach: &mut SmallVec<[demon_core::Reach; 32]>,
     mode: Gen,
 ) {
-    generate_reusing(g, st, out, reach, mode, false)
-}
-
-/// [`generate`]; `reach_ready`: `reach` already holds the waste reach of
-/// `st`'s talon (as `generate` fills it), so it is not computed again.
-pub(crate) fn generate_reusing(
-    g: &Game,
-    st: &State,
-    out: &mut SmallVec<[SMove; 32]>,
-    reach: &mut SmallVec<[demon_core::Reach; 32]>,
-    mode: Gen,
-    reach_ready: bool,
-) {
     out.clear();
     let rules = g.rules();
     let mut runs = [0u8; demon_core::rules::MAX_PILES];
@@ -458,7 +445,7 @@ pub(crate) fn generate_reusing(
         out.push(SMove::new(g, st, mv, None, score));
     }
     if cx.to_waste {
-        if mode != Gen::ClassOther && !reach_ready {
+        if mode != Gen::ClassOther {
             reach.clear();
             g.waste_reach(st, reach);
         }

@@ -51,8 +51,7 @@ use smallvec::SmallVec;
 use crate::class::{self, ClassFinder, Form, CLASS_CAP};
 use crate::key::{fingerprint_level, fresh_cover, new_reach};
 use crate::moves::{
-    generate_onto, generate_reusing, independent, play_safe_moves, touches_tableau_only, Gen,
-    SMove,
+    generate, generate_onto, independent, play_safe_moves, touches_tableau_only, Gen, SMove,
 };
 use crate::probe::{best_first, Weights};
 use crate::rollout::Rollouts;
@@ -898,11 +897,6 @@ struct Searcher<'g> {
     class: ClassFinder,
     /// The waste reach of the position being expanded.
     reach: SmallVec<[demon_core::Reach; 32]>,
-    /// The talon `reach` was computed for (gone bits, position, passes,
-    /// and whether the base is chosen: all `Game::waste_reach` reads of a
-    /// position). Positions expanded one after another often share it
-    /// (every move but a waste play keeps it), and then `reach` is reused.
-    reach_of: Option<(u128, u8, u8, bool)>,
     /// The canonical member of the last class found.
     canon: State,
     /// For each class member of each frame on the path, its range in
@@ -1101,7 +1095,6 @@ impl<'g> Searcher<'g> {
             scratch: SmallVec::new(),
             class: ClassFinder::default(),
             reach: SmallVec::new(),
-            reach_of: None,
             canon: game.initial(),
             members: Vec::new(),
             mpaths: Vec::new(),
@@ -2241,10 +2234,8 @@ impl<'g> Searcher<'g> {
                     } else {
                         Gen::ClassOther
                     };
-                    // Every member has the position's talon.
-                    let ready = mode == Gen::ClassFirst && self.reach_ready(st);
                     let mst = &self.class.members[k].st;
-                    generate_reusing(self.game, mst, &mut self.scratch, &mut self.reach, mode, ready);
+                    generate(self.game, mst, &mut self.scratch, &mut self.reach, mode);
                     for &sm in &self.scratch {
                         if free && touches_tableau_only(sm.mv) {
                             continue;
@@ -2287,14 +2278,12 @@ impl<'g> Searcher<'g> {
                 self.stats.merged += (1u64 << flips.len().min(63)) - 1;
                 let a = self.mpaths.len() as u32;
                 self.members.push((a, a));
-                let ready = self.reach_ready(st);
-                generate_reusing(
+                generate(
                     self.game,
                     st,
                     &mut self.scratch,
                     &mut self.reach,
                     Gen::ClassFirst,
-                    ready,
                 );
                 self.arena.extend_from_slice(&self.scratch);
                 let mut ms = st.clone();
@@ -2333,8 +2322,7 @@ impl<'g> Searcher<'g> {
             Form::Unmerged | Form::Single => {
                 self.members
                     .push((self.mpaths.len() as u32, self.mpaths.len() as u32));
-                let ready = self.reach_ready(st);
-                generate_reusing(self.game, st, &mut self.scratch, &mut self.reach, Gen::All, ready);
+                generate(self.game, st, &mut self.scratch, &mut self.reach, Gen::All);
                 self.arena.extend_from_slice(&self.scratch);
             }
         }
@@ -2370,17 +2358,6 @@ impl<'g> Searcher<'g> {
             key,
             born: self.cnodes,
         })
-    }
-
-    /// Whether `self.reach` holds the waste reach of `st`'s talon already;
-    /// if not, it is about to be computed for it ([`generate_reusing`]).
-    fn reach_ready(&mut self, st: &State) -> bool {
-        let g = self.game;
-        let (pos, passes) = g.talon_state(st);
-        let of = (g.talon_gone_bits(st), pos, passes, g.base_pending(st));
-        let ready = self.reach_of == Some(of);
-        self.reach_of = Some(of);
-        ready
     }
 
     /// The winning line: every frame's safe moves and chosen move, with K+

@@ -2175,12 +2175,16 @@ impl<'g> Searcher<'g> {
             r
         };
         // A fresh state stored in another chain ([`fresh_cover`]).
-        let r = match fresh_cover(self.game, keyed, level) {
-            Some(k) if r == Insert::New && !self.rebuilding && self.table.contains(k) => {
-                self.stats.covered += 1;
-                Insert::Present
-            }
-            _ => r,
+        // Only a new position asks: its other fingerprint is not worth
+        // computing at a table hit.
+        let covered = r == Insert::New
+            && !self.rebuilding
+            && fresh_cover(self.game, keyed, level).is_some_and(|k| self.table.contains(k));
+        let r = if covered {
+            self.stats.covered += 1;
+            Insert::Present
+        } else {
+            r
         };
         let dead = r == Insert::New
             && self.deadlock

@@ -342,6 +342,23 @@ const SOLVE_479: [&str; 9] = [
     "--checkpoint",
 ];
 
+/// Whether checkpoint `ck` is in the format `magic` names.
+fn saved_as(ck: &std::path::Path, magic: &[u8; 8]) -> bool {
+    std::fs::read(ck).unwrap().windows(8).any(|w| w == magic)
+}
+
+/// `o`, the last sitting of seed 479's search, resumed from `ck`, ends lost
+/// with these counts, and the checkpoint of the decided deal is removed.
+fn ends_lost(o: &Output, ck: &std::path::Path, positions: u64, nodes: u64) {
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(o));
+    assert!(stderr(o).contains("resuming the search saved in"));
+    let v: serde_json::Value = serde_json::from_str(&stdout(o)).unwrap();
+    assert_eq!(v["verdict"], "lost");
+    assert_eq!(v["stats"]["positions_stored"], positions);
+    assert_eq!(v["stats"]["nodes"], nodes);
+    assert!(!ck.exists(), "the checkpoint of a decided deal is removed");
+}
+
 #[test]
 fn a_search_saved_in_a_checkpoint_goes_on_where_it_stopped() {
     // Canfield (runs move in any part) seed 479, lost with 106,431
@@ -392,13 +409,7 @@ fn a_search_saved_in_a_checkpoint_goes_on_where_it_stopped() {
     assert!(stderr(&o).contains("resuming the search saved in"));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["stats"]["nodes"], 400_000, "node counts carry on");
-    let o = run(&[]);
-    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
-    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
-    assert_eq!(v["verdict"], "lost");
-    assert_eq!(v["stats"]["positions_stored"], 106_431);
-    assert_eq!(v["stats"]["nodes"], 503_724);
-    assert!(!ck.exists(), "the checkpoint of a decided deal is removed");
+    ends_lost(&run(&[]), &ck, 106_431, 503_724);
 }
 
 #[test]
@@ -411,18 +422,9 @@ fn a_checkpoint_of_the_fourth_format_is_resumed() {
     let dir = tempfile::tempdir().unwrap();
     let ck = dir.path().join("s479.ck");
     std::fs::copy("tests/fixtures/canfield-any-479-pt4.ck", &ck).unwrap();
-    assert!(std::fs::read(&ck)
-        .unwrap()
-        .windows(8)
-        .any(|w| w == b"demonPT4"));
+    assert!(saved_as(&ck, b"demonPT4"));
     let o = demon(&[&SOLVE_479[..], &[ck.to_str().unwrap()]].concat());
-    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
-    assert!(stderr(&o).contains("resuming the search saved in"));
-    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
-    assert_eq!(v["verdict"], "lost");
-    assert_eq!(v["stats"]["positions_stored"], 106_431);
-    assert_eq!(v["stats"]["nodes"], 503_724);
-    assert!(!ck.exists(), "the checkpoint of a decided deal is removed");
+    ends_lost(&o, &ck, 106_431, 503_724);
 }
 
 #[test]
@@ -448,18 +450,8 @@ fn a_checkpoint_of_the_second_format_is_resumed() {
     // Stopped again, it is saved in the present format, which goes on.
     let o = run(&["--max-nodes", "100K"]);
     assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
-    assert!(std::fs::read(&ck)
-        .unwrap()
-        .windows(8)
-        .any(|w| w == b"demonPT5"));
-    let o = run(&[]);
-    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
-    assert!(stderr(&o).contains("resuming the search saved in"));
-    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
-    assert_eq!(v["verdict"], "lost");
-    assert_eq!(v["stats"]["positions_stored"], 106_515);
-    assert_eq!(v["stats"]["nodes"], 504_188);
-    assert!(!ck.exists(), "the checkpoint of a decided deal is removed");
+    assert!(saved_as(&ck, b"demonPT5"));
+    ends_lost(&run(&[]), &ck, 106_515, 504_188);
 }
 
 #[test]

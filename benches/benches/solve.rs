@@ -1,14 +1,15 @@
 //! Solver benchmark: solves each fixed deal set once, checks the verdict
 //! counts, and prints time, nodes per second and bytes per stored position
 //! (peak search memory over positions stored, for the set's largest search:
-//! 16-byte entries plus the table's free slots and the search path).
+//! 16-byte entries plus the table's free slots and the search path), with
+//! the search options `demon solve` uses for the set's rules.
 //! Run with `cargo bench -p demon-benches`.
 
 use std::time::Instant;
 
 use demon_benches::sets;
 use demon_core::Source;
-use demon_solver::{solve, Limits, Verdict};
+use demon_solver::{solve_with, Limits, Options, Verdict};
 
 fn main() {
     let limits = Limits {
@@ -27,10 +28,11 @@ fn main() {
         let (mut big_bytes, mut big_stored) = (0usize, 0u64);
         let t = Instant::now();
         for seed in set.seeds.clone() {
-            let out = solve(
+            let out = solve_with(
                 &set.rules,
                 &Source::Native(seed).layout(&set.rules),
                 &limits,
+                &Options::for_rules(&set.rules),
             )
             .expect("solve");
             match out.verdict {

@@ -221,6 +221,12 @@ pub struct LimitArgs {
     /// Run nested rollouts beside the search even where they are off by default (one deck, unlimited redeals); see --no-rollouts.
     #[arg(long, help_heading = "Limits", conflicts_with = "no_rollouts")]
     pub rollouts: bool,
+    /// Do not pause the search for best-first probes (searches ordered by how promising a position looks, that look for a win only). They are on by default except in one-deck games with unlimited redeals (Canfield, Superior and Selective Canfield), where the depth-first search finds the wins as soon. The verdicts of decided deals do not depend on it.
+    #[arg(long, help_heading = "Limits")]
+    pub no_probes: bool,
+    /// Run the best-first probes even where they are off by default (one deck, unlimited redeals); see --no-probes.
+    #[arg(long, help_heading = "Limits", conflicts_with = "no_probes")]
+    pub probes: bool,
     /// Search paths explored side by side, taking turns, so that one deep lost subtree cannot hold up a win elsewhere. 1 gives a single depth-first path, for comparison. The verdicts do not depend on it.
     #[arg(long, default_value_t = demon_solver::Options::default().cursors as u32, value_parser = clap::value_parser!(u32).range(1..=65536), help_heading = "Limits")]
     pub cursors: u32,
@@ -238,17 +244,19 @@ impl LimitArgs {
         }
     }
 
-    /// The search options for a game's rules (rollouts by default only
-    /// where they pay: [`demon_solver::rollouts_pay`]).
+    /// The search options for a game's rules (rollouts and probes by
+    /// default only where they pay: [`demon_solver::rollouts_pay`],
+    /// [`demon_solver::probes_pay`]).
     pub fn options(&self, rules: &Rules) -> demon_solver::Options {
         demon_solver::Options {
             tableau_classes: !self.no_tableau_classes,
             deadlock: !self.no_deadlock,
             waste_bound: self.waste_bound,
             rollouts: self.rollouts || (!self.no_rollouts && demon_solver::rollouts_pay(rules)),
+            probes: self.probes || (!self.no_probes && demon_solver::probes_pay(rules)),
             cursors: self.cursors as usize,
             replace_when_full: self.forget_when_full,
-            ..demon_solver::Options::default()
+            ..demon_solver::Options::for_rules(rules)
         }
     }
 }

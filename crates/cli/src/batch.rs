@@ -249,7 +249,9 @@ impl<'a> RunArgs<'a> {
 /// a resumed report must share them. The number of search paths is named
 /// unless it is 1, so that the reports made before there were several
 /// (`results/`) resume with `--cursors 1`, as they were made; rollouts
-/// are named when on, so that those reports resume with `--no-rollouts`.
+/// are named when on, so that those reports resume with `--no-rollouts`;
+/// best-first probes when off, so that those made before they could be
+/// turned off resume with `--probes`.
 fn settings(job: &Job) -> String {
     let l = &job.limits;
     let mut s = format!(
@@ -278,6 +280,9 @@ fn settings(job: &Job) -> String {
     }
     if job.options.rollouts {
         s += " rollouts=on";
+    }
+    if !job.options.probes {
+        s += " probes=off";
     }
     s
 }

@@ -178,13 +178,17 @@ fn bad_batch_input_is_a_clear_error_and_damages_nothing() {
     // unknown at a node limit depends on it.
     resume_refused(
         &["canfield", "--ranks", "6", "--cursors", "1"],
-        "cursors=4096\n  run:    max-nodes=",
+        "cursors=4096 probes=off\n  run:    max-nodes=",
     );
-    // Nor with rollouts turned on (off by default in Canfield; they decide
-    // deals under a node limit).
+    // Nor with rollouts or best-first probes turned on (both off by
+    // default in Canfield; they decide deals under a node limit).
     resume_refused(
         &["canfield", "--ranks", "6", "--rollouts"],
-        "cursors=4096 rollouts=on",
+        "cursors=4096 rollouts=on probes=off",
+    );
+    resume_refused(
+        &["canfield", "--ranks", "6", "--probes"],
+        "cursors=4096 probes=off\n  run:    ",
     );
     let o = demon(&[
         "batch", "canfield", "--ranks", "6", "--seeds", "1..8", "--csv", &c,

@@ -258,6 +258,10 @@ pub struct Options {
     /// deal believed lost). They hold a sixteenth of the memory limit (at
     /// most 64 MiB, none below 32 MiB), set aside from the start.
     pub rollouts: bool,
+    /// Pause the search now and then for a best-first probe that looks
+    /// for a win ([`crate::probe`], [`drive`]); on by default except where
+    /// [`probes_pay`] says they do not pay.
+    pub probes: bool,
     /// When the table is full, forget finished positions to store new
     /// ones instead of stopping UNKNOWN (off by default). The verdict stays
     /// exact; a forgotten position is searched again when met again, so
@@ -312,6 +316,29 @@ impl Eq for StopFlag {}
 /// 1-100 at 2 M nodes) they cost 5 of the 27 deals the search alone
 /// proves lost, which larger limits have not yet weighed.
 pub fn rollouts_pay(rules: &Rules) -> bool {
+    !one_deck_unlimited(rules)
+}
+
+/// Whether the best-first probes ([`Options::probes`]) are worth their
+/// nodes by default: not where the rollouts are not either (one deck,
+/// unlimited redeals), as there the depth-first search finds the wins as
+/// soon, and a probe's nodes are lost on a lost deal (a fifth of a lost
+/// deal's nodes at 1.6 M, an eighth at 6.4 M). Measured on this rule
+/// (`results/2026-11-27-probes`), the same verdicts deal by deal either
+/// way: Canfield under Solvitaire's rules, seeds 1-1,000 with no node
+/// limit, 744 won in 6.12 M nodes with probes against 5.76 M without, 256
+/// lost in 252.9 M against 238.1 M; Superior Canfield seeds 1-1,000 at
+/// 2 M nodes, 944 won, 38 lost and 18 unknown either way, the won in
+/// 30.8 M nodes against 27.5 M; Selective Canfield seeds 1-200, no deal
+/// long enough to probe. Elsewhere they stay on: they were brought in for
+/// the deals one depth-first path holds up.
+pub fn probes_pay(rules: &Rules) -> bool {
+    !one_deck_unlimited(rules)
+}
+
+/// One deck, and unlimited redeals: Canfield, Superior and Selective
+/// Canfield under their standard rules.
+fn one_deck_unlimited(rules: &Rules) -> bool {
     use demon_core::rules::{Redeals, Stock};
     let unlimited = matches!(
         rules.stock,
@@ -320,7 +347,7 @@ pub fn rollouts_pay(rules: &Rules) -> bool {
             ..
         }
     );
-    !(rules.decks == 1 && unlimited)
+    rules.decks == 1 && unlimited
 }
 
 impl Default for Options {
@@ -334,9 +361,24 @@ impl Default for Options {
             deadlock: true,
             waste_bound: false,
             rollouts: true,
+            probes: true,
             replace_when_full: false,
             table_bytes: None,
             stop: None,
+        }
+    }
+}
+
+impl Options {
+    /// The defaults for a game's rules: [`Options::default`] with the
+    /// rollouts and the best-first probes only where they pay
+    /// ([`rollouts_pay`], [`probes_pay`]), as `demon solve` and `demon
+    /// batch` search.
+    pub fn for_rules(rules: &Rules) -> Options {
+        Options {
+            rollouts: rollouts_pay(rules),
+            probes: probes_pay(rules),
+            ..Options::default()
         }
     }
 }
@@ -526,7 +568,7 @@ fn drive(
     if let Some(r) = resume {
         dfs.load(r)?;
     }
-    let out = drive_search(game, limits, &mut dfs);
+    let out = drive_search(game, limits, &mut dfs, options.probes);
     if let (Some(w), Verdict::Unknown(l)) = (save, &out.verdict) {
         if save_at(l) {
             dfs.save(w)?;
@@ -536,7 +578,7 @@ fn drive(
 }
 
 /// The search and its probes (see [`drive`]).
-fn drive_search(game: &Game, limits: &Limits, dfs: &mut Searcher) -> Outcome {
+fn drive_search(game: &Game, limits: &Limits, dfs: &mut Searcher, probes: bool) -> Outcome {
     // Pauses at the whole search's node counts, a resumed search's
     // included: it probes where the search without a stop would have,
     // with the probe and the rollout budget of that round. (Counted from
@@ -579,20 +621,22 @@ fn drive_search(game: &Game, limits: &Limits, dfs: &mut Searcher) -> Outcome {
             pause = pause.saturating_mul(4);
             continue;
         }
-        let (found, nodes, probe_bytes) = best_first(
-            game,
-            budget,
-            probe_memory,
-            limits.timeout.map(|t| (dfs.start, t)),
-            dfs.stop,
-            &Weights::round(round),
-        );
-        round += 1;
-        dfs.stats.nodes += nodes;
-        dfs.stats.peak_memory = dfs.stats.peak_memory.max(dfs.table.bytes() + probe_bytes);
-        dfs.stats.elapsed = dfs.before + dfs.start.elapsed();
-        if let Some(out) = after_probe(found, limits, &dfs.stats) {
-            return out;
+        if probes {
+            let (found, nodes, probe_bytes) = best_first(
+                game,
+                budget,
+                probe_memory,
+                limits.timeout.map(|t| (dfs.start, t)),
+                dfs.stop,
+                &Weights::round(round),
+            );
+            round += 1;
+            dfs.stats.nodes += nodes;
+            dfs.stats.peak_memory = dfs.stats.peak_memory.max(dfs.table.bytes() + probe_bytes);
+            dfs.stats.elapsed = dfs.before + dfs.start.elapsed();
+            if let Some(out) = after_probe(found, limits, &dfs.stats) {
+                return out;
+            }
         }
         let found = rollout_phase(limits, dfs, &mut rollouts, pause);
         if let Some(out) = after_probe(found, limits, &dfs.stats) {

@@ -358,13 +358,32 @@ fn push_reach(
         } => n,
         _ => u8::MAX,
     };
+    // The piles of `onto` by what they take: a waste card goes onto the
+    // top cards in `tops` it builds on, and into the spaces of `spaces`.
+    // A reachable card that goes nowhere (most of them) is passed over
+    // with two bit tests.
+    let mut tops = 0u64;
+    let mut spaces = 0u64;
+    for q in 0..piles {
+        if onto & (1 << q) != 0 {
+            match g.pile(st, q).last() {
+                Some(&t) => tops |= 1 << t.index(),
+                None if space_ok && (!cx.inter || Some(q) == cx.first_empty) => spaces |= 1 << q,
+                None => {}
+            }
+        }
+    }
     for r in reach {
+        let c = r.card;
+        let up = if found { g.foundation_for(st, c) } else { None };
+        if up.is_none() && g.builds_bits(st, c) & tops == 0 && spaces == 0 {
+            continue;
+        }
         let talon = if r.turns == 0 {
             None
         } else {
             Some((r.pos, r.passes))
         };
-        let c = r.card;
         let mut base = 30 - (r.turns.min(20) as i16);
         if last_pass != u8::MAX {
             let w = if r.passes == last_pass {
@@ -374,7 +393,7 @@ fn push_reach(
             };
             base -= w * buried(g, st, r) as i16;
         }
-        if let (Some(f), true) = (g.foundation_for(st, c), found) {
+        if let Some(f) = up {
             let mv = Move::Play {
                 from: Loc::Waste,
                 to: Loc::Foundation(f),
@@ -389,7 +408,7 @@ fn push_reach(
             }
             let ok = match g.pile(st, q).last() {
                 Some(&t) => g.builds(st, c, t),
-                None => space_ok && (!cx.inter || Some(q) == cx.first_empty),
+                None => spaces & (1 << q) != 0,
             };
             if ok {
                 let mv = Move::Play {

@@ -194,12 +194,13 @@ pub fn stuck(g: &Game, st: &State) -> bool {
         }
     };
     let live_bits = g.talon_live_bits(st);
-    // The predecessor in suit of each card value (for `F`).
-    let pred = |c: Card| {
-        let r = wrap_rank(c.rank().index() + ranks - 1, ranks);
-        bit(Card::new(c.suit(), Rank::new(r).expect("rank")))
-    };
-    let found_ok = |c: Card, upped: u64| up_now & bit(c) != 0 || upped & pred(c) != 0;
+    // The successors in suit of a set of card values, a bit each (card
+    // index `suit * 13 + rank`): a rank below the last moves one bit up,
+    // the last wraps to the suit's first. A card's predecessor is in a set
+    // when the card is in the set's successors (for `F`).
+    let last_rank: u64 = (0..4).fold(0, |m, s| m | 1 << (s * 13 + ranks as usize - 1));
+    let succ = |set: u64| (set & !last_rank) << 1 | (set & last_rank) >> (ranks - 1);
+    let found_ok = |c: Card, upped: u64| (up_now | succ(upped)) & bit(c) != 0;
     // Whether `c` has a tableau card to go on; `own` is the exposable card
     // of `c`'s pile if it is above `c`: it would move with `c`, so it does
     // not count (unless another copy is exposable too).
@@ -213,6 +214,8 @@ pub fn stuck(g: &Game, st: &State) -> bool {
             g.builds_bits(st, c) & (placed | expo | worried) != 0
         };
 
+    // Talon positions `reachable` refused since `talon_m` last grew.
+    let mut unreached = 0u128;
     loop {
         let mut changed = false;
         let (mut expo, mut expo2) = (0u64, 0u64);
@@ -351,9 +354,16 @@ pub fn stuck(g: &Game, st: &State) -> bool {
             let up = found_ok(x, upped);
             let reached = || draw <= 1 || reachable(live_bits, talon_m, i, pos, draw, redeal_left);
             if onto || up {
-                if !reached() {
+                // `reachable` reads only `talon_m` of what changes: its
+                // "no" holds until `talon_m` grows.
+                if unreached >> i & 1 != 0 {
                     continue;
                 }
+                if !reached() {
+                    unreached |= 1 << i;
+                    continue;
+                }
+                unreached = 0;
                 talon_m |= 1 << i;
                 moved |= bit(x);
                 if onto {
@@ -732,7 +742,7 @@ impl Chains {
     /// An empty cache whose answers take at most `bytes` (at least 256
     /// entries of 24 bytes, at most 16,384).
     pub fn with_bytes(bytes: usize) -> Chains {
-        let n = (bytes / std::mem::size_of::<(u128, u64)>()).clamp(256, 1 << 14);
+        let n = (bytes / std::mem::size_of::<(u128, u64)>()).clamp(256, 1 << 20);
         Chains {
             answer_slots: 1 << n.ilog2(),
             ..Chains::default()
@@ -744,10 +754,17 @@ impl Chains {
         self.answer_slots * std::mem::size_of::<(u128, u64)>()
     }
 
+    /// The entry of a key: the top bits of a multiplicative hash, which
+    /// depend on every bit of the key. (Bits 32 up of the product depend
+    /// only on the key's low 52 bits, where `meta`, rotated, had none of
+    /// its first foundations' heights: positions that differ in those
+    /// alone took one entry, and evicted each other.)
     fn slot_of(&self, gone: u128, meta: u64) -> usize {
-        let h = (gone as u64 ^ (gone >> 64) as u64 ^ meta.rotate_left(29))
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        (h >> 32) as usize & (self.answer_slots - 1)
+        let x = gone as u64
+            ^ ((gone >> 64) as u64).rotate_left(32)
+            ^ meta.wrapping_mul(0xD6E8_FEB8_6659_FD93);
+        let h = x.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (h >> (64 - self.answer_slots.trailing_zeros())) as usize
     }
 
     fn known(&self, gone: u128, meta: u64) -> Option<bool> {

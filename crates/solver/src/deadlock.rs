@@ -740,7 +740,7 @@ const YES: u64 = 1 << 62;
 
 impl Chains {
     /// An empty cache whose answers take at most `bytes` (at least 256
-    /// entries of 24 bytes, at most 16,384).
+    /// entries of 24 bytes, at most 2^20: 24 MiB).
     pub fn with_bytes(bytes: usize) -> Chains {
         let n = (bytes / std::mem::size_of::<(u128, u64)>()).clamp(256, 1 << 20);
         Chains {

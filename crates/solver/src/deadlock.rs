@@ -725,14 +725,22 @@ pub struct Chains {
     total_need: u32,
     /// Answers by where the cards are ([`overfull_cached`]): the talon's
     /// gone bits and the rest packed, with the answer in the top bit;
-    /// direct-mapped, `answer_slots` entries (a power of two) once used.
+    /// direct-mapped, a power of two of entries, [`FIRST_ANSWERS`] at first
+    /// and growing fourfold up to `answer_slots` each time it has taken as
+    /// many answers as it has entries (keeping those it holds), so that a
+    /// short search does not pay for a large array.
     answers: Vec<(u128, u64)>,
     answer_slots: usize,
+    /// Answers taken since `answers` last grew.
+    taken: usize,
     /// Positions [`dead_cached`] has asked the stack bound about since it
     /// last found one lost (or since the search began): part of a saved
     /// search, as it decides which positions are tested.
     pub idle: u64,
 }
+
+/// The stack bound's first cache size, in entries ([`Chains::answers`]).
+const FIRST_ANSWERS: usize = 1 << 12;
 
 /// Marks a used entry; the answer is the bit below it.
 const USED: u64 = 1 << 63;
@@ -740,7 +748,7 @@ const YES: u64 = 1 << 62;
 
 impl Chains {
     /// An empty cache whose answers take at most `bytes` (at least 256
-    /// entries of 24 bytes, at most 2^20: 24 MiB).
+    /// entries of 32 bytes, at most 2^20: 32 MiB).
     pub fn with_bytes(bytes: usize) -> Chains {
         let n = (bytes / std::mem::size_of::<(u128, u64)>()).clamp(256, 1 << 20);
         Chains {
@@ -749,7 +757,7 @@ impl Chains {
         }
     }
 
-    /// Bytes the answers take once used.
+    /// Bytes the answers take at most.
     pub fn bytes(&self) -> usize {
         self.answer_slots * std::mem::size_of::<(u128, u64)>()
     }
@@ -764,18 +772,29 @@ impl Chains {
             ^ ((gone >> 64) as u64).rotate_left(32)
             ^ meta.wrapping_mul(0xD6E8_FEB8_6659_FD93);
         let h = x.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        (h >> (64 - self.answer_slots.trailing_zeros())) as usize
+        (h >> (64 - self.answers.len().trailing_zeros())) as usize
     }
 
     fn known(&self, gone: u128, meta: u64) -> Option<bool> {
-        let &(g, m) = self.answers.get(self.slot_of(gone, meta))?;
+        if self.answers.is_empty() {
+            return None;
+        }
+        let (g, m) = self.answers[self.slot_of(gone, meta)];
         (g == gone && m & !YES == meta | USED).then_some(m & YES != 0)
     }
 
     fn remember(&mut self, gone: u128, meta: u64, answer: bool) {
-        if self.answers.is_empty() {
-            self.answers = vec![(0, 0); self.answer_slots];
+        let n = self.answers.len();
+        if self.taken >= n && n < self.answer_slots {
+            let more = (n * 4).clamp(FIRST_ANSWERS.min(self.answer_slots), self.answer_slots);
+            let old = std::mem::replace(&mut self.answers, vec![(0, 0); more]);
+            for (g, m) in old.into_iter().filter(|e| e.1 & USED != 0) {
+                let i = self.slot_of(g, m & !(USED | YES));
+                self.answers[i] = (g, m);
+            }
+            self.taken = 0;
         }
+        self.taken += 1;
         let m = meta | USED | if answer { YES } else { 0 };
         let i = self.slot_of(gone, meta);
         self.answers[i] = (gone, m);
@@ -805,6 +824,7 @@ impl Default for Chains {
             total_need: 0,
             answers: Vec::new(),
             answer_slots: 256,
+            taken: 0,
             idle: 0,
         }
     }
@@ -1055,7 +1075,33 @@ impl Chains {
 
 #[cfg(test)]
 mod tests {
-    use super::reachable;
+    use super::{reachable, Chains, FIRST_ANSWERS};
+
+    #[test]
+    fn the_answer_cache_grows_and_keeps_its_answers() {
+        // 2^16 entries at most: it starts at 2^12 and grows twice. Keys
+        // that differ only in high bits of `meta` (where the foundations'
+        // heights are) get entries of their own.
+        let mut c = Chains::with_bytes(std::mem::size_of::<(u128, u64)>() << 16);
+        let key = |k: u64| (u128::from(k % 37) << 70 | 5, (k / 37) << 24 | 3);
+        let n = 40_000u64;
+        for k in 0..n {
+            let (g, m) = key(k);
+            assert_eq!(c.known(g, m), None);
+            c.remember(g, m, k % 3 == 0);
+        }
+        assert_eq!(c.answers.len(), FIRST_ANSWERS * 16);
+        let kept = (0..n)
+            .filter(|&k| {
+                let (g, m) = key(k);
+                let a = c.known(g, m);
+                assert!(a.is_none_or(|a| a == (k % 3 == 0)), "key {k}: {a:?}");
+                a.is_some()
+            })
+            .count();
+        // Direct-mapped: most of 40,000 keys in 65,536 entries stay.
+        assert!(kept > 25_000, "{kept}");
+    }
 
     /// The talon positions `i` (of `n` live, none in `M` but `m`) that
     /// [`reachable`] allows.

@@ -748,9 +748,20 @@ const YES: u64 = 1 << 62;
 
 impl Chains {
     /// An empty cache whose answers take at most `bytes` (at least 256
-    /// entries of 32 bytes, at most 2^20: 32 MiB).
+    /// entries of 32 bytes; at most 2^14, 512 KiB, below 16 MiB, and
+    /// 2^20, 32 MiB, from there).
+    ///
+    /// The large cache is for the searches of a GiB or more, where the
+    /// deals with many positions are (Canfield seed 905 at 4 GiB meets
+    /// 455 K keys). Below, the cache stays as it was before it could grow
+    /// past 2^14: its bytes count in the path's memory, and at 64 MiB with
+    /// 64 cursors another count moved which cursor searched when, so that
+    /// an Easthaven deal (`tests/checkpoint.rs`, seed 1 with worrying
+    /// back) was won in 39,604 nodes instead of about 15,000, and its
+    /// resumed search did not end in 100 sittings.
     pub fn with_bytes(bytes: usize) -> Chains {
-        let n = (bytes / std::mem::size_of::<(u128, u64)>()).clamp(256, 1 << 20);
+        let most = if bytes >= 16 << 20 { 1 << 20 } else { 1 << 14 };
+        let n = (bytes / std::mem::size_of::<(u128, u64)>()).clamp(256, most);
         Chains {
             answer_slots: 1 << n.ilog2(),
             ..Chains::default()
@@ -1079,10 +1090,12 @@ mod tests {
 
     #[test]
     fn the_answer_cache_grows_and_keeps_its_answers() {
-        // 2^16 entries at most: it starts at 2^12 and grows twice. Keys
-        // that differ only in high bits of `meta` (where the foundations'
-        // heights are) get entries of their own.
-        let mut c = Chains::with_bytes(std::mem::size_of::<(u128, u64)>() << 16);
+        // Room for 2^19 entries; it starts at 2^12 and, for 40,000 keys,
+        // grows twice. Keys that differ only in high bits of `meta` (where
+        // the foundations' heights are) get entries of their own.
+        let mut c = Chains::with_bytes(16 << 20);
+        assert_eq!(c.answer_slots, 1 << 19);
+        assert_eq!(Chains::with_bytes((16 << 20) - 1).answer_slots, 1 << 14);
         let key = |k: u64| (u128::from(k % 37) << 70 | 5, (k / 37) << 24 | 3);
         let n = 40_000u64;
         for k in 0..n {

@@ -244,19 +244,20 @@ impl LimitArgs {
         }
     }
 
-    /// The search options for a game's rules (rollouts and probes by
-    /// default only where they pay: [`demon_solver::rollouts_pay`],
-    /// [`demon_solver::probes_pay`]).
+    /// The search options for a game's rules: the game's defaults
+    /// ([`demon_solver::Options::for_rules`]: rollouts and probes only
+    /// where they pay) as the options given change them.
     pub fn options(&self, rules: &Rules) -> demon_solver::Options {
+        let game = demon_solver::Options::for_rules(rules);
         demon_solver::Options {
             tableau_classes: !self.no_tableau_classes,
             deadlock: !self.no_deadlock,
             waste_bound: self.waste_bound,
-            rollouts: self.rollouts || (!self.no_rollouts && demon_solver::rollouts_pay(rules)),
-            probes: self.probes || (!self.no_probes && demon_solver::probes_pay(rules)),
+            rollouts: self.rollouts || (!self.no_rollouts && game.rollouts),
+            probes: self.probes || (!self.no_probes && game.probes),
             cursors: self.cursors as usize,
             replace_when_full: self.forget_when_full,
-            ..demon_solver::Options::for_rules(rules)
+            ..game
         }
     }
 }

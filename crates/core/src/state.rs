@@ -177,6 +177,9 @@ pub struct Game {
     /// rank wrapped (no base yet), so that [`Game::builds`] need only rule
     /// out a `t` of the base rank.
     builds_on: [u64; Card::COUNT],
+    /// Bit `c` of `held_by[t]`: bit `t` of `builds_on[c]` (the inverse
+    /// relation: the cards that may be built on `t`).
+    held_by: [u64; Card::COUNT],
 }
 
 impl Game {
@@ -220,12 +223,15 @@ impl Game {
             selection: layout.selection.clone(),
             initial: st,
             builds_on: [0; Card::COUNT],
+            held_by: [0; Card::COUNT],
         };
         let mut builds_on = [0u64; Card::COUNT];
+        let mut held_by = [0u64; Card::COUNT];
         for c in Card::all() {
             for t in Card::all() {
                 if g.builds_at(NO_BASE, c, t) {
                     builds_on[c.index() as usize] |= 1 << t.index();
+                    held_by[t.index() as usize] |= 1 << c.index();
                 }
             }
         }
@@ -236,6 +242,7 @@ impl Game {
         Ok(Game {
             initial: st,
             builds_on,
+            held_by,
             ..g
         })
     }
@@ -430,6 +437,24 @@ impl Game {
         } else {
             m
         }
+    }
+
+    /// The cards that may be built in the tableau on some card of `set` (a
+    /// bit per card index, both): every `c` whose [`Game::builds_bits`]
+    /// meets `set`.
+    #[inline]
+    pub fn holders_bits(&self, st: &State, set: u64) -> u64 {
+        let mut set = set;
+        if self.rules.tableau_wrap == TableauWrap::AtBase && st.base < 13 {
+            // Nothing builds on a card of the base rank (see `builds_bits`).
+            set &= !(0x0080_0400_2001u64 << st.base);
+        }
+        let mut m = 0;
+        while set != 0 {
+            m |= self.held_by[set.trailing_zeros() as usize];
+            set &= set - 1;
+        }
+        m
     }
 
     /// [`Game::builds`] with the base rank index `base`.

@@ -107,6 +107,22 @@ pub fn dead(g: &Game, st: &State) -> bool {
 
 /// Whether the position is lost because some card off the foundations can
 /// never move (see the module comment). `false` says nothing.
+///
+/// The sets are bit sets of card values, and the conditions are read from
+/// them with bit operations where they can be. `onto` holds every value
+/// that builds on a value of `tgt`, which is `T`, the piles' exposable
+/// cards and (with worrying back) the foundations' cards and `M`: what a
+/// card with no run above it may go onto. `tgt` only grows (a pile's
+/// exposable card leaves it only by joining `M` and `T`), so `onto` is
+/// kept by adding the holders of each new value of `tgt`. A stack's card
+/// joins when its value is in `onto` or may go up; the stacks' cards in
+/// `M` join `T` and every card in `M` joins `F` by a few operations on
+/// whole sets; and the talon is scanned only when a card still in it has
+/// somewhere to go. This computes the same least fixpoint as rescanning
+/// every card each round (`stuck_reference`, the first implementation, is
+/// the oracle of its differential test): each condition is monotone in
+/// the sets, so the order in which cards join does not change which cards
+/// end up in them, nor whether a pile's bottom card does.
 pub fn stuck(g: &Game, st: &State) -> bool {
     if g.base_pending(st) {
         return false;
@@ -214,6 +230,33 @@ pub fn stuck(g: &Game, st: &State) -> bool {
             g.builds_bits(st, c) & (placed | expo | worried) != 0
         };
 
+    // `tgt` and `onto` (see above), and the values of the stacks' cards
+    // in `M` (the reserve's and the talon's).
+    let (mut tgt, mut onto, mut stack_m) = (0u64, 0u64, 0u64);
+    // Adds what `T`, the exposable cards `expo` and `M` now put in `tgt`.
+    let grow = |tgt: &mut u64, onto: &mut u64, placed: u64, expo: u64, moved: u64| {
+        let worried = if worry { on_found | moved } else { 0 };
+        let new = (placed | expo | worried) & !*tgt;
+        if new != 0 {
+            *tgt |= new;
+            *onto |= g.holders_bits(st, new);
+        }
+    };
+    // The values of the live talon cards at `first` or above not in `M`,
+    // how many copies of each, and their positions.
+    let mut pend = 0u64;
+    let mut pend_n = [0u8; 64];
+    let mut pos_of = [0u128; 64];
+    let mut rest = live_bits & !talon_m & !((1u128 << first) - 1);
+    while rest != 0 {
+        let i = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        let v = talon[i].index() as usize;
+        pend |= 1 << v;
+        pend_n[v] += 1;
+        pos_of[v] |= 1 << i;
+    }
+
     // Talon positions `reachable` refused since `talon_m` last grew.
     let mut unreached = 0u128;
     loop {
@@ -228,6 +271,7 @@ pub fn stuck(g: &Game, st: &State) -> bool {
             expo2 |= expo & b;
             expo |= b;
         }
+        grow(&mut tgt, &mut onto, placed, expo, moved);
 
         // The tableau: blocks join from the top of each pile down.
         for p in 0..piles {
@@ -253,10 +297,15 @@ pub fn stuck(g: &Game, st: &State) -> bool {
                         }
                     }
                     let x = cs[i];
-                    let own = (expo_at[p] > i).then(|| cs[expo_at[p]]);
-                    let onto = tableau_ok(x, own, moved, placed, expo, expo2);
+                    let bx = bit(x);
+                    // `onto` first: it leaves out what its own pile's
+                    // exposable card would add.
+                    let on = onto & bx != 0 && {
+                        let own = (expo_at[p] > i).then(|| cs[expo_at[p]]);
+                        tableau_ok(x, own, moved, placed, expo, expo2)
+                    };
                     let up = k0 == 0 && found_ok(x, upped);
-                    if onto || up {
+                    if on || up {
                         if i == 0 {
                             // A space is possible: nothing is dead.
                             return false;
@@ -269,10 +318,11 @@ pub fn stuck(g: &Game, st: &State) -> bool {
                             placed |= bit(c);
                         }
                         if up {
-                            upped |= bit(x);
+                            upped |= bx;
                         }
                         top_m[p] = i;
                         changed = true;
+                        grow(&mut tgt, &mut onto, placed, expo, moved);
                         continue 'pile;
                     }
                 }
@@ -282,50 +332,46 @@ pub fn stuck(g: &Game, st: &State) -> bool {
 
         // Cards in `M` but not `T` (so far only a foundation for them)
         // may since have found a tableau card: `T` must hold every card
-        // whose first move can be onto the tableau.
+        // whose first move can be onto the tableau. (Every tableau card in
+        // `M` is in `T`.)
+        loop {
+            let add = stack_m & !placed & onto;
+            if add == 0 {
+                break;
+            }
+            placed |= add;
+            changed = true;
+            grow(&mut tgt, &mut onto, placed, expo, moved);
+        }
         // Likewise `F`, for every card in `M` (all cards above one in `M`
         // are in `M`, so it can be uncovered and go up alone).
-        let mut recheck = |x: Card, tableau: bool| {
-            let b = bit(x);
-            if placed & b == 0 && !tableau && tableau_ok(x, None, moved, placed, expo, expo2) {
-                placed |= b;
-                changed = true;
+        loop {
+            let add = moved & !upped & (up_now | succ(upped));
+            if add == 0 {
+                break;
             }
-            if upped & b == 0 && found_ok(x, upped) {
-                upped |= b;
-                changed = true;
-            }
-        };
-        for &x in &reserve[reserve.len() - reserve_m..] {
-            recheck(x, false);
-        }
-        let mut rest = talon_m;
-        while rest != 0 {
-            let x = talon[rest.trailing_zeros() as usize];
-            rest &= rest - 1;
-            recheck(x, false);
-        }
-        for (p, &t) in top_m.iter().enumerate().take(piles) {
-            for &x in &g.pile(st, p)[t..] {
-                recheck(x, true);
-            }
+            upped |= add;
+            changed = true;
         }
 
         // The reserve, from the top.
         while reserve_m < reserve.len() {
             let x = reserve[reserve.len() - 1 - reserve_m];
-            let onto = tableau_ok(x, None, moved, placed, expo, expo2);
+            let bx = bit(x);
+            let on = onto & bx != 0;
             let up = found_ok(x, upped);
-            if onto || up {
+            if on || up {
                 reserve_m += 1;
-                moved |= bit(x);
-                if onto {
-                    placed |= bit(x);
+                moved |= bx;
+                stack_m |= bx;
+                if on {
+                    placed |= bx;
                 }
                 if up {
-                    upped |= bit(x);
+                    upped |= bx;
                 }
                 changed = true;
+                grow(&mut tgt, &mut onto, placed, expo, moved);
             } else {
                 break;
             }
@@ -334,8 +380,24 @@ pub fn stuck(g: &Game, st: &State) -> bool {
         // The talon, from the top. With no redeal left a waste card waits
         // for the waste cards above it.
         let mut blocked = false;
-        // Live talon cards at `first` or above, not in `M` yet, from the top.
-        let mut rest = live_bits & !talon_m & !((1u128 << first) - 1);
+        // Live talon cards at `first` or above, not in `M` yet, from the
+        // top; none joins unless it has somewhere to go. With a redeal
+        // left, only those are looked at (any that another joining card
+        // gives somewhere to go are seen in the next round); without,
+        // the cards that block those below them are needed too.
+        let ok = pend & (onto | up_now | succ(upped));
+        let mut rest = if ok == 0 {
+            0
+        } else if redeal_left {
+            let (mut c, mut vs) = (0u128, ok);
+            while vs != 0 {
+                c |= pos_of[vs.trailing_zeros() as usize];
+                vs &= vs - 1;
+            }
+            c & !talon_m
+        } else {
+            live_bits & !talon_m & !((1u128 << first) - 1)
+        };
         while rest != 0 {
             let i = 127 - rest.leading_zeros() as usize;
             rest &= !(1u128 << i);
@@ -350,10 +412,11 @@ pub fn stuck(g: &Game, st: &State) -> bool {
             // (A waste card with no redeal left gets here only when every
             // waste card above it is in `M`: `blocked` stops the loop at
             // the first that is not. `reachable` checks it anyway.)
-            let onto = tableau_ok(x, None, moved, placed, expo, expo2);
+            let bx = bit(x);
+            let on = onto & bx != 0;
             let up = found_ok(x, upped);
             let reached = || draw <= 1 || reachable(live_bits, talon_m, i, pos, draw, redeal_left);
-            if onto || up {
+            if on || up {
                 // `reachable` reads only `talon_m` of what changes: its
                 // "no" holds until `talon_m` grows.
                 if unreached >> i & 1 != 0 {
@@ -365,14 +428,21 @@ pub fn stuck(g: &Game, st: &State) -> bool {
                 }
                 unreached = 0;
                 talon_m |= 1 << i;
-                moved |= bit(x);
-                if onto {
-                    placed |= bit(x);
+                moved |= bx;
+                stack_m |= bx;
+                let v = x.index() as usize;
+                pend_n[v] -= 1;
+                if pend_n[v] == 0 {
+                    pend &= !bx;
+                }
+                if on {
+                    placed |= bx;
                 }
                 if up {
-                    upped |= bit(x);
+                    upped |= bx;
                 }
                 changed = true;
+                grow(&mut tgt, &mut onto, placed, expo, moved);
             } else if stacked && reached() {
                 blocked = true;
             }
@@ -388,6 +458,8 @@ pub fn stuck(g: &Game, st: &State) -> bool {
     // can never move.
     true
 }
+
+pub mod stuck_reference;
 
 /// Whether a move now empties pile `p` (not empty): the pile is one face-up
 /// run that the group-move rule lets move whole, and its bottom card goes

@@ -10,6 +10,7 @@ mod common;
 
 use common::playouts;
 use demon_core::{Game, GameKind, State};
+use demon_solver::deadlock::stuck_reference::stuck_reference;
 use demon_solver::deadlock::{
     dead, dead_cached, overfull, overfull_cached, stuck, Chains, STACK_BOUND_IDLE,
     STACK_BOUND_SPARSE,
@@ -29,6 +30,9 @@ struct Tally {
     dead_skipped: usize,
     /// Of the dead positions checked, those only [`overfull`] calls dead.
     overfull_checked: usize,
+    /// Positions [`stuck`] calls lost (it and its first implementation
+    /// agree on every position).
+    stuck: usize,
 }
 
 fn check(g: GameKind, seeds: u64, steps: usize) -> Tally {
@@ -50,6 +54,16 @@ fn check(g: GameKind, seeds: u64, steps: usize) -> Tally {
 
 fn verify(game: &Game, st: &State, cache: &mut Chains, t: &mut Tally, what: &str) {
     t.positions += 1;
+    // `stuck` follows its sets as bit sets; the first implementation
+    // rescans every card: the same least fixpoint, so the same answer.
+    let is_stuck = stuck(game, st);
+    assert_eq!(
+        is_stuck,
+        stuck_reference(game, st),
+        "{what}: stuck and its first implementation differ\n{:?}",
+        game.position(st)
+    );
+    t.stuck += usize::from(is_stuck);
     // The cached answer is the answer: it depends only on where the cards
     // are by kind of place, which is the cache's key.
     for waste in [false, true] {

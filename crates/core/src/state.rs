@@ -113,6 +113,11 @@ pub struct State {
     start: [u8; MAX_PILES + 1],
     /// Face-down cards at the bottom of each pile.
     down: [u8; MAX_PILES],
+    /// The length of each pile's top run ([`Game::run_len`]), kept by
+    /// every change of a pile: a function of the fields above (so equal
+    /// positions are still equal states), stored because it is asked far
+    /// more often than a pile changes.
+    run: [u8; MAX_PILES],
     cards: [Card; TABLEAU_CAP],
 }
 
@@ -199,6 +204,7 @@ impl Game {
             talon_gone: 0,
             start: [0; MAX_PILES + 1],
             down: [0; MAX_PILES],
+            run: [0; MAX_PILES],
             cards: [Card::from_index(0).unwrap(); TABLEAU_CAP],
         };
         let d = rules.decks as usize;
@@ -235,16 +241,17 @@ impl Game {
                 }
             }
         }
+        let mut g = Game {
+            builds_on,
+            held_by,
+            ..g
+        };
         let mut st = g.initial.clone();
         g.set_tableau(&mut st, &layout.tableau);
         st.talon_pos = layout.waste.len() as u8;
         g.normalize_talon(&mut st);
-        Ok(Game {
-            initial: st,
-            builds_on,
-            held_by,
-            ..g
-        })
+        g.initial = st;
+        Ok(g)
     }
 
     pub fn rules(&self) -> &Rules {
@@ -276,6 +283,7 @@ impl Game {
         for p in piles.len()..=MAX_PILES {
             st.start[p] = n as u8;
         }
+        self.fix_runs(st);
     }
 
     /// Rearranges the tableau: pile `p` becomes `piles[p]` (bottom to top),
@@ -297,6 +305,14 @@ impl Game {
         }
         for p in piles.len()..=MAX_PILES {
             st.start[p] = n as u8;
+        }
+        self.fix_runs(st);
+    }
+
+    /// Sets every pile's run length afresh.
+    fn fix_runs(&self, st: &mut State) {
+        for p in 0..MAX_PILES {
+            st.run[p] = self.count_run(st, p) as u8;
         }
     }
 
@@ -475,13 +491,78 @@ impl Game {
 
     /// Length of the properly built face-up run at the top of pile `p`.
     pub fn run_len(&self, st: &State, p: usize) -> usize {
-        let cs = self.pile(st, p);
-        let up = cs.len() - st.down[p] as usize;
-        let mut k = usize::from(up > 0);
-        while k < up && self.builds(st, cs[cs.len() - k], cs[cs.len() - k - 1]) {
+        debug_assert_eq!(st.run[p] as usize, self.count_run(st, p), "pile {p}");
+        st.run[p] as usize
+    }
+
+    /// The tableau building relation of `st` as [`Game::builds_bits`] has
+    /// it: `c` builds on `t` when bit `t` of `builds_on[c] & keep` is set.
+    #[inline]
+    fn build_keep(&self, st: &State) -> u64 {
+        if self.rules.tableau_wrap == TableauWrap::AtBase && st.base < 13 {
+            !(0x0080_0400_2001u64 << st.base)
+        } else {
+            !0
+        }
+    }
+
+    /// How many of `cs`'s top cards form a properly built run (0 when
+    /// empty).
+    #[inline]
+    fn run_of(&self, cs: &[Card], keep: u64) -> usize {
+        let Some((&top, rest)) = cs.split_last() else {
+            return 0;
+        };
+        let mut above = top;
+        let mut k = 1;
+        for &below in rest.iter().rev() {
+            if (self.builds_on[above.index() as usize] & keep) >> below.index() & 1 == 0 {
+                break;
+            }
+            above = below;
             k += 1;
         }
         k
+    }
+
+    /// [`Game::run_len`] counted from the cards.
+    fn count_run(&self, st: &State, p: usize) -> usize {
+        let cs = self.pile(st, p);
+        self.run_of(&cs[st.down[p] as usize..], self.build_keep(st))
+    }
+
+    /// Puts `cards` on pile `p`, keeping its run length.
+    fn push_cards(&self, st: &mut State, p: usize, cards: &[Card]) {
+        let Some(&bottom) = cards.first() else {
+            return;
+        };
+        let cs = self.pile(st, p);
+        let keep = self.build_keep(st);
+        // The old top, if face up: the pushed cards extend its run when
+        // they are a run themselves and their bottom card builds on it.
+        let joins = cs.len() > st.down[p] as usize
+            && (self.builds_on[bottom.index() as usize] & keep) >> cs[cs.len() - 1].index() & 1
+                != 0;
+        let old = st.run[p] as usize;
+        let r = self.run_of(cards, keep);
+        Self::pile_push(st, p, cards);
+        st.run[p] = if joins && r == cards.len() {
+            old + r
+        } else {
+            r
+        } as u8;
+    }
+
+    /// Takes the top `k` cards of pile `p` into `buf`, keeping its run
+    /// length.
+    fn pop_cards(&self, st: &mut State, p: usize, k: usize, buf: &mut [Card; TABLEAU_CAP]) {
+        let old = st.run[p] as usize;
+        Self::pile_pop(st, p, k, buf);
+        if k < old {
+            st.run[p] = (old - k) as u8;
+        } else {
+            st.run[p] = self.count_run(st, p) as u8;
+        }
     }
 
     /// The foundation a card can go to now, if any.
@@ -896,7 +977,7 @@ impl Game {
                 Stock::ToTableau { .. } => {
                     let mut p = 0;
                     while p < self.piles() && (st.talon_pos as usize) < self.talon.len() {
-                        Self::pile_push(st, p, &[self.talon[st.talon_pos as usize]]);
+                        self.push_cards(st, p, &[self.talon[st.talon_pos as usize]]);
                         st.talon_pos += 1;
                         p += 1;
                     }
@@ -948,7 +1029,7 @@ impl Game {
                         buf[0] = self.reserve[st.reserve_len as usize];
                     }
                     Loc::Tableau(p) => {
-                        Self::pile_pop(st, p as usize, k, &mut buf);
+                        self.pop_cards(st, p as usize, k, &mut buf);
                     }
                     Loc::Foundation(f) => {
                         st.found[f as usize] -= 1;
@@ -958,7 +1039,7 @@ impl Game {
                 debug_assert_eq!(buf[0], card);
                 match to {
                     Loc::Foundation(f) => st.found[f as usize] += 1,
-                    Loc::Tableau(q) => Self::pile_push(st, q as usize, &buf[..k]),
+                    Loc::Tableau(q) => self.push_cards(st, q as usize, &buf[..k]),
                     _ => unreachable!("cards only go to the tableau or a foundation"),
                 }
                 if let Loc::Tableau(p) = from {
@@ -966,13 +1047,14 @@ impl Game {
                     let len = (st.start[p + 1] - st.start[p]) as usize;
                     if len > 0 && len == st.down[p] as usize {
                         st.down[p] -= 1;
+                        st.run[p] = 1;
                         u.flags |= FLIPPED;
                     } else if len == 0
                         && self.rules.empty_space.uses_reserve()
                         && st.reserve_len > 0
                     {
                         st.reserve_len -= 1;
-                        Self::pile_push(st, p, &[self.reserve[st.reserve_len as usize]]);
+                        self.push_cards(st, p, &[self.reserve[st.reserve_len as usize]]);
                         u.flags |= FILLED;
                     }
                 }
@@ -990,7 +1072,7 @@ impl Game {
                 Stock::ToWaste { .. } => st.talon_pos = u.talon,
                 Stock::ToTableau { .. } => {
                     for p in (0..u.dealt as usize).rev() {
-                        Self::pile_pop(st, p, 1, &mut buf);
+                        self.pop_cards(st, p, 1, &mut buf);
                     }
                     st.talon_pos -= u.dealt;
                 }
@@ -1022,11 +1104,12 @@ impl Game {
                 if let Loc::Tableau(p) = from {
                     let p = p as usize;
                     if u.flags & FILLED != 0 {
-                        Self::pile_pop(st, p, 1, &mut buf);
+                        self.pop_cards(st, p, 1, &mut buf);
                         st.reserve_len += 1;
                     }
                     if u.flags & FLIPPED != 0 {
                         st.down[p] += 1;
+                        st.run[p] = 0;
                     }
                 }
                 match to {
@@ -1035,7 +1118,7 @@ impl Game {
                         buf[0] = card;
                     }
                     Loc::Tableau(q) => {
-                        Self::pile_pop(st, q as usize, k, &mut buf);
+                        self.pop_cards(st, q as usize, k, &mut buf);
                     }
                     _ => unreachable!(),
                 }
@@ -1045,7 +1128,7 @@ impl Game {
                         st.talon_pos = u.talon + 1;
                     }
                     Loc::Reserve => st.reserve_len += 1,
-                    Loc::Tableau(p) => Self::pile_push(st, p as usize, &buf[..k]),
+                    Loc::Tableau(p) => self.push_cards(st, p as usize, &buf[..k]),
                     Loc::Foundation(f) => st.found[f as usize] += 1,
                 }
             }

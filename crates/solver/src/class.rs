@@ -229,7 +229,7 @@ struct LevelCounts {
 impl LevelCounts {
     /// Counts the cards `cards` (a bit per card index) by level.
     fn of(cards: u64, tables: &LevelTables) -> LevelCounts {
-        let LevelTables(_, lvl, clvl, rank) = tables;
+        let LevelTables(_, lvl, clvl, rank, ..) = tables;
         let mut lc = LevelCounts {
             count: [0; 64],
             child: [NONE; 64],
@@ -451,6 +451,14 @@ impl ClassFinder {
                 self.tables.2[i] = child_level(c);
                 self.tables.3[i] = c.rank().index();
             }
+            self.tables.4 = [0; 64];
+            self.tables.5 = [0; 64];
+            for i in 0..52 {
+                self.tables.4[self.tables.1[i] as usize] |= 1 << i;
+                if self.tables.2[i] != NONE {
+                    self.tables.5[self.tables.2[i] as usize] |= 1 << i;
+                }
+            }
             self.tables.0 = Some(tkey);
         }
     }
@@ -652,14 +660,13 @@ impl ClassFinder {
             return false;
         }
         self.ensure_tables(g, st);
-        let LevelTables(_, lvl, clvl, rank) = &self.tables;
-        // `mobile` and `bcards` are read only where this call writes them.
+        let LevelTables(_, lvl, clvl, rank, lmask, pmask) = &self.tables;
         let lv = &mut self.lv;
-        lv.rc.clear();
         lv.free = 0;
         lv.binary = true;
         lv.size = 1;
         self.runs.clear();
+        let (mut run, mut mobile) = (0u64, 0u64);
         for p in 0..rules.piles as usize {
             let cs = g.pile(st, p);
             if cs.is_empty() {
@@ -667,56 +674,57 @@ impl ClassFinder {
                 continue;
             }
             let bi = cs.len() - g.run_len(st, p);
-            for (k, &c) in cs[bi..].iter().enumerate() {
-                let on = (k > 0).then(|| cs[bi + k - 1]);
-                let i = c.index() as usize;
-                lv.rc.push((c, lvl[i], clvl[i], on));
+            run |= 1 << cs[bi].index();
+            for w in cs[bi..].windows(2) {
+                let i = w[1].index() as usize;
+                run |= 1 << i;
+                mobile |= 1 << i;
+                lv.under[i] = w[0];
             }
             self.runs.push((p, bi));
         }
+        lv.run = run;
+        lv.mobile = mobile;
         // Round the corner, a pile could hold a card and, higher up, a card
         // it builds on (see above). The run between them passes through a
         // cycle of levels (each level's cards take the next level's), all
         // with run cards; with no such cycle it cannot happen.
         // A cycle of levels has cards of every rank.
-        let ranks_present = lv
-            .rc
-            .iter()
-            .fold(0u32, |m, x| m | 1 << rank[x.0.index() as usize]);
-        if rules.tableau_wrap == TableauWrap::KingOnAce
-            && ranks_present.count_ones() == rules.ranks as u32
-        {
-            let mut next = [NONE; 64];
-            let mut present = 0u64;
-            for &(_, l, cl, _) in &lv.rc {
-                present |= 1 << l;
-                next[l as usize] = cl;
+        if rules.tableau_wrap == TableauWrap::KingOnAce {
+            let mut ranks_present = 0u32;
+            let mut rest = run;
+            while rest != 0 {
+                ranks_present |= 1 << rank[rest.trailing_zeros() as usize];
+                rest &= rest - 1;
             }
-            if has_cycle(present, &next) {
-                return false;
-            }
-        }
-        let mut rcount = [0u8; 64];
-        let mut bcount = [0u8; 64];
-        let mut rmask = 0u64;
-        for &(c, l, cl, on) in &lv.rc {
-            if let Some(on) = on {
-                rcount[l as usize] += 1;
-                rmask |= 1 << l;
-                lv.mobile[l as usize] = (c, on);
-            }
-            if cl != NONE {
-                let k = bcount[cl as usize] as usize;
-                if k < 2 {
-                    lv.bcards[cl as usize][k] = c;
+            if ranks_present.count_ones() == rules.ranks as u32 {
+                let mut next = [NONE; 64];
+                let mut present = 0u64;
+                let mut rest = run;
+                while rest != 0 {
+                    let i = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    present |= 1 << lvl[i];
+                    next[lvl[i] as usize] = clvl[i];
                 }
-                bcount[cl as usize] += 1;
+                if has_cycle(present, &next) {
+                    return false;
+                }
             }
         }
-        while rmask != 0 {
-            let l = rmask.trailing_zeros() as usize;
-            rmask &= rmask - 1;
-            let (r, b) = (rcount[l] as usize, bcount[l] as usize);
+        // Each level with a mobile card: `R` is its mobile cards, `B` the
+        // run cards whose holders-on are of that level.
+        let mut todo = 0u64;
+        let mut rest = mobile;
+        while rest != 0 {
+            todo |= 1 << lvl[rest.trailing_zeros() as usize];
+            rest &= rest - 1;
+        }
+        while todo != 0 {
+            let l = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            let r = (mobile & lmask[l]).count_ones() as usize;
+            let b = (run & pmask[l]).count_ones() as usize;
             debug_assert!(r <= b);
             if r < b {
                 lv.free |= 1 << l;
@@ -744,23 +752,21 @@ impl ClassFinder {
         }
         let mut free = lv.free;
         while free != 0 {
-            let l = free.trailing_zeros() as u8;
+            let l = free.trailing_zeros() as usize;
             free &= free - 1;
-            let mut r: smallvec::SmallVec<[Card; 4]> = smallvec::SmallVec::new();
-            let mut b: smallvec::SmallVec<[Card; 4]> = smallvec::SmallVec::new();
-            for &(c, cl, pl, on) in &lv.rc {
-                if on.is_some() && cl == l {
-                    r.push(c);
-                }
-                if pl == l {
-                    b.push(c);
-                    child[c.index() as usize] = None;
-                }
+            // `R` in card order onto `B` in card order.
+            let mut b = lv.run & self.tables.5[l];
+            let mut rest = b;
+            while rest != 0 {
+                child[rest.trailing_zeros() as usize] = None;
+                rest &= rest - 1;
             }
-            r.sort_unstable();
-            b.sort_unstable();
-            for (i, &c) in r.iter().enumerate() {
-                child[b[i].index() as usize] = Some(c);
+            let mut r = lv.mobile & self.tables.4[l];
+            while r != 0 {
+                let c = Card::from_index(r.trailing_zeros() as u8).expect("a card");
+                child[b.trailing_zeros() as usize] = Some(c);
+                r &= r - 1;
+                b &= b - 1;
             }
         }
         let mut flat = [cards_filler(); demon_core::state::TABLEAU_CAP];
@@ -869,8 +875,15 @@ impl ClassFinder {
         while free != 0 {
             let l = free.trailing_zeros() as usize;
             free &= free - 1;
-            let (c, on) = lv.mobile[l];
-            let [b0, b1] = lv.bcards[l];
+            // Its one mobile card, and its two `B` cards.
+            let ci = (lv.mobile & self.tables.4[l]).trailing_zeros() as usize;
+            let (c, on) = (Card::from_index(ci as u8).expect("a card"), lv.under[ci]);
+            let bs = lv.run & self.tables.5[l];
+            let card = |i: u32| Card::from_index(i as u8).expect("a card");
+            let (b0, b1) = (
+                card(bs.trailing_zeros()),
+                card((bs & (bs - 1)).trailing_zeros()),
+            );
             let off = if b0 == on { b1 } else { b0 };
             canonical &= on < off;
             self.flips.push(Flip { c, on, off });
@@ -892,26 +905,29 @@ impl ClassFinder {
 }
 
 /// Per card: its level, the level of the cards that build on it, its
-/// rank; for the rules and base in `.0`.
+/// rank; per level: its cards, and the cards its cards build on (a bit per
+/// card index); for the rules and base in `.0`.
 struct LevelTables(
     Option<(Option<u8>, u8, u8, u8)>,
     [u8; 52],
     [u8; 52],
     [u8; 52],
+    [u64; 64],
+    [u64; 64],
 );
 
 impl Default for LevelTables {
     fn default() -> LevelTables {
-        LevelTables(None, [0; 52], [0; 52], [0; 52])
+        LevelTables(None, [0; 52], [0; 52], [0; 52], [0; 64], [0; 64])
     }
 }
 
 impl Default for Levels {
     fn default() -> Levels {
         Levels {
-            rc: smallvec::SmallVec::new(),
-            mobile: [(cards_filler(), cards_filler()); 64],
-            bcards: [[cards_filler(); 2]; 64],
+            run: 0,
+            mobile: 0,
+            under: [cards_filler(); 52],
             free: 0,
             binary: true,
             size: 1,
@@ -919,20 +935,14 @@ impl Default for Levels {
     }
 }
 
-/// A run card: the card, its level, the level of the cards it takes, and
-/// the card it lies on when it is mobile.
-type RunCard = (Card, u8, u8, Option<Card>);
-
 /// The levels of a class (see [`ClassFinder::canonical`]).
 struct Levels {
-    /// Run cards: (card, its level, level of the cards it takes, the card
-    /// it lies on when it is mobile).
-    rc: smallvec::SmallVec<[RunCard; 64]>,
-    /// Per level: its last mobile card and the card it lies on (the one
-    /// when the level is binary).
-    mobile: [(Card, Card); 64],
-    /// Per level: its first two cards of `B`.
-    bcards: [[Card; 2]; 64],
+    /// The run cards, a bit per card index.
+    run: u64,
+    /// The mobile run cards (those lying on a run card).
+    mobile: u64,
+    /// Per mobile card (by index): the card it lies on.
+    under: [Card; 52],
     /// Bit `l`: level `l` is free.
     free: u64,
     /// Every free level has one mobile card and two cards it can lie on.

@@ -284,11 +284,28 @@ fn fingerprint_talon(game: &Game, st: &State, talon_key: [u8; 2]) -> u128 {
         (game.face_down(st, p) as u8, cs)
     };
     if piles_interchangeable(game, st) {
-        order[..piles].sort_unstable_by(|&a, &b| {
-            let (da, ca) = pile_bytes(a);
-            let (db, cb) = pile_bytes(b);
-            (da, ca.len(), ca).cmp(&(db, cb.len(), cb))
-        });
+        if rules.decks == 1 {
+            // With one deck two piles that agree in face-down count,
+            // length and bottom card are both empty, so those three bytes
+            // order the piles as the whole byte strings do (ties are equal
+            // piles); packed with the pile's number, they sort as `u32`s.
+            let mut keys = [0u32; demon_core::rules::MAX_PILES];
+            for (p, k) in keys.iter_mut().enumerate().take(piles) {
+                let (d, cs) = pile_bytes(p);
+                let bottom = cs.first().map_or(0, |c| u32::from(c.index()));
+                *k = u32::from(d) << 24 | (cs.len() as u32) << 16 | bottom << 8 | p as u32;
+            }
+            keys[..piles].sort_unstable();
+            for (o, k) in order.iter_mut().zip(&keys[..piles]) {
+                *o = (k & 0xFF) as usize;
+            }
+        } else {
+            order[..piles].sort_unstable_by(|&a, &b| {
+                let (da, ca) = pile_bytes(a);
+                let (db, cb) = pile_bytes(b);
+                (da, ca.len(), ca).cmp(&(db, cb.len(), cb))
+            });
+        }
     }
     for &p in &order[..piles] {
         let (d, cs) = pile_bytes(p);

@@ -423,12 +423,67 @@ fn push_reach(
     }
 }
 
-/// The search moves of a position, best first.
+/// [`Game::waste_reach`] of the talons last asked about. It depends only
+/// on the talon (which of its cards are gone, its position and passes)
+/// and on whether the base is still to be chosen; a search meets the same
+/// talons again and again (tableau moves leave it alone), so the reaches
+/// of the last [`REACH_MEMO`] talons are kept, one per slot of a hash of
+/// the talon.
+pub(crate) struct ReachMemo {
+    slots: Vec<(Option<TalonKey>, SmallVec<[demon_core::Reach; 32]>)>,
+    /// The slot last read.
+    last: usize,
+}
+
+/// What [`Game::waste_reach`] reads of a state: the talon's gone cards,
+/// position and passes, and whether the base is still to be chosen.
+type TalonKey = (u128, u8, u8, bool);
+
+/// Talons whose waste reach [`ReachMemo`] keeps (about 17 KiB).
+const REACH_MEMO: usize = 64;
+
+impl Default for ReachMemo {
+    fn default() -> ReachMemo {
+        ReachMemo {
+            slots: vec![(None, SmallVec::new()); REACH_MEMO],
+            last: 0,
+        }
+    }
+}
+
+impl ReachMemo {
+    /// The waste reach of `st`.
+    pub fn of(&mut self, g: &Game, st: &State) -> &[demon_core::Reach] {
+        let (pos, passes) = g.talon_state(st);
+        let gone = g.talon_gone_bits(st);
+        let key = (gone, pos, passes, g.base_pending(st));
+        let h =
+            (gone as u64 ^ (gone >> 64) as u64 ^ u64::from(pos) << 56 ^ u64::from(passes) << 48)
+                .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let i = (h >> 58) as usize % REACH_MEMO;
+        let slot = &mut self.slots[i];
+        if slot.0 != Some(key) {
+            g.waste_reach(st, &mut slot.1);
+            slot.0 = Some(key);
+        }
+        self.last = i;
+        &self.slots[i].1
+    }
+
+    /// The reach [`ReachMemo::of`] last gave.
+    pub fn last(&self) -> &[demon_core::Reach] {
+        &self.slots[self.last].1
+    }
+}
+
+/// The search moves of a position, best first. `Gen::ClassOther` reads
+/// the reach `reach` holds (of the class's first member, whose talon it
+/// shares).
 pub(crate) fn generate(
     g: &Game,
     st: &State,
     out: &mut SmallVec<[SMove; 32]>,
-    reach: &mut SmallVec<[demon_core::Reach; 32]>,
+    reach: &mut ReachMemo,
     mode: Gen,
 ) {
     out.clear();
@@ -464,12 +519,13 @@ pub(crate) fn generate(
         out.push(SMove::new(g, st, mv, None, score));
     }
     if cx.to_waste {
-        if mode != Gen::ClassOther {
-            reach.clear();
-            g.waste_reach(st, reach);
-        }
+        let list = if mode != Gen::ClassOther {
+            reach.of(g, st)
+        } else {
+            reach.last()
+        };
         let all = (1u64 << rules.piles) - 1;
-        push_reach(g, st, &cx, reach, mode != Gen::ClassOther, all, out);
+        push_reach(g, st, &cx, list, mode != Gen::ClassOther, all, out);
     }
     out.sort_by_key(|m| -m.score);
 }
@@ -738,7 +794,7 @@ mod tests {
         }
         // The waste plays that generate offers, nearest first.
         let mut out = SmallVec::new();
-        generate(&g, &st, &mut out, &mut reach, Gen::All);
+        generate(&g, &st, &mut out, &mut ReachMemo::default(), Gen::All);
         let turns: Vec<u16> = out
             .iter()
             .filter(|m| {

@@ -194,7 +194,7 @@ pub(crate) fn best_first(
     states.push(st);
     let mut expanded = 0u64;
     let mut moves = SmallVec::new();
-    let mut reach = SmallVec::new();
+    let mut reach = crate::moves::ReachMemo::default();
     while let Some((_, t)) = heap.pop() {
         let i = tie(t);
         if expanded >= budget {

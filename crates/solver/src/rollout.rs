@@ -130,7 +130,7 @@ pub struct Rollouts<'g> {
     last_steps: Vec<Step>,
     last_end: Option<State>,
     gen: SmallVec<[SMove; 32]>,
-    reach: SmallVec<[demon_core::Reach; 32]>,
+    reach: crate::moves::ReachMemo,
     autos: Vec<(Move, demon_core::Undo)>,
 }
 
@@ -213,7 +213,7 @@ impl<'g> Rollouts<'g> {
             last_steps: Vec::new(),
             last_end: None,
             gen: SmallVec::new(),
-            reach: SmallVec::new(),
+            reach: crate::moves::ReachMemo::default(),
             autos: Vec::new(),
         }
     }

@@ -940,7 +940,7 @@ struct Searcher<'g> {
     /// Finds the tableau class of each position entered.
     class: ClassFinder,
     /// The waste reach of the position being expanded.
-    reach: SmallVec<[demon_core::Reach; 32]>,
+    reach: crate::moves::ReachMemo,
     /// The canonical member of the last class found.
     canon: State,
     /// For each class member of each frame on the path, its range in
@@ -1138,7 +1138,7 @@ impl<'g> Searcher<'g> {
             arena: Vec::new(),
             scratch: SmallVec::new(),
             class: ClassFinder::default(),
-            reach: SmallVec::new(),
+            reach: crate::moves::ReachMemo::default(),
             canon: game.initial(),
             members: Vec::new(),
             mpaths: Vec::new(),
@@ -2355,7 +2355,7 @@ impl<'g> Searcher<'g> {
                         &ms,
                         q as usize,
                         f.on,
-                        &self.reach,
+                        self.reach.last(),
                         &mut self.scratch,
                     );
                     for &sm in &self.scratch {
@@ -2547,7 +2547,7 @@ mod tests {
         let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
         let (mut checked, mut nflips) = (0, 0);
         let mut moves = SmallVec::new();
-        let mut reach = SmallVec::new();
+        let mut reach = crate::moves::ReachMemo::default();
         'walk: for _ in 0..200 {
             if let class::Form::Binary { canonical } = cf.form(game, &st, &mut canon) {
                 let key = fingerprint(game, if canonical { &st } else { &canon });
@@ -2585,7 +2585,7 @@ mod tests {
                         else {
                             unreachable!()
                         };
-                        generate_onto(game, &ms, q as usize, f.on, &reach, &mut moves);
+                        generate_onto(game, &ms, q as usize, f.on, reach.last(), &mut moves);
                         ok = ok.and(children(game, &ms, &moves, &mut got));
                         nflips += 1;
                     }

@@ -187,6 +187,90 @@ pub struct Game {
     held_by: [u64; Card::COUNT],
 }
 
+/// [`Game::waste_reach`]'s walk with the talon's live positions as a `$t`.
+macro_rules! waste_reach_on {
+    ($name:ident, $t:ty) => {
+        fn $name(
+            &self,
+            st: &State,
+            live: $t,
+            draw: u8,
+            redeals: Redeals,
+            out: &mut SmallVec<[Reach; 32]>,
+        ) {
+            let n = self.talon.len();
+            let mut seen: $t = 0;
+            let mut pos = st.talon_pos as usize;
+            let mut passes = st.passes;
+            let mut turns = 0u16;
+            let mut redeals_done = 0u8;
+            if pos > 0 {
+                out.push(Reach {
+                    pos: pos as u8,
+                    passes,
+                    turns: 0,
+                    redeals: 0,
+                    card: self.talon[pos - 1],
+                });
+                seen |= 1 << (pos - 1);
+            }
+            // At most: the rest of this pass, then one whole pass after a redeal
+            // (further passes repeat it exactly, as no card leaves the talon).
+            // Bit `i` of `live`: talon position `i` still holds its card. A talon
+            // has fewer positions than `$t` has bits (`Game::new` refuses more
+            // than 127 cards, and `waste_reach` takes 64 bits only for fewer
+            // than 64), so `pos` is below that and no shift below reaches it.
+            let mut fresh_passes = 0;
+            loop {
+                if live >> pos == 0 {
+                    let allowed = match redeals {
+                        Redeals::Unlimited => true,
+                        Redeals::Limited(k) => passes < k,
+                    };
+                    if !allowed || fresh_passes == 1 || live == 0 {
+                        break;
+                    }
+                    fresh_passes += 1;
+                    pos = 0;
+                    if matches!(redeals, Redeals::Limited(_)) {
+                        passes += 1;
+                    }
+                    turns += 1;
+                    redeals_done += 1;
+                    continue;
+                }
+                // Turn `draw` cards: past the draw-th card still in the talon
+                // (or to the end), then back to one past the highest card left
+                // below (the waste's new top).
+                let mut rest = live >> pos;
+                for _ in 0..draw {
+                    if rest == 0 {
+                        pos = n;
+                        break;
+                    }
+                    // The live card is below bit 127 (n < 128), so t < 128.
+                    let t = rest.trailing_zeros() as usize + 1;
+                    pos += t;
+                    rest >>= t;
+                }
+                pos = <$t>::BITS as usize
+                    - (live & (((1 as $t) << pos) - 1)).leading_zeros() as usize;
+                turns += 1;
+                if pos > 0 && seen >> (pos - 1) & 1 == 0 {
+                    seen |= 1 << (pos - 1);
+                    out.push(Reach {
+                        pos: pos as u8,
+                        passes,
+                        turns,
+                        redeals: redeals_done,
+                        card: self.talon[pos - 1],
+                    });
+                }
+            }
+        }
+    };
+}
+
 impl Game {
     /// Checks `layout` against `rules` and builds the game.
     pub fn new(rules: &Rules, layout: &Layout) -> Result<Game, LayoutError> {
@@ -821,75 +905,18 @@ impl Game {
         if self.base_pending(st) {
             return;
         }
-        let n = self.talon.len();
-        let mut seen = 0u128;
-        let mut pos = st.talon_pos as usize;
-        let mut passes = st.passes;
-        let mut turns = 0u16;
-        let mut redeals_done = 0u8;
-        if pos > 0 {
-            out.push(Reach {
-                pos: pos as u8,
-                passes,
-                turns: 0,
-                redeals: 0,
-                card: self.talon[pos - 1],
-            });
-            seen |= 1 << (pos - 1);
-        }
-        // At most: the rest of this pass, then one whole pass after a redeal
-        // (further passes repeat it exactly, as no card leaves the talon).
-        // Bit `i` of `live`: talon position `i` still holds its card. A talon
-        // has at most 127 cards (`Game::new` refuses more), so `pos` < 128
-        // and no shift below reaches 128.
         let live = self.talon_live_bits(st);
-        let mut fresh_passes = 0;
-        loop {
-            if live >> pos == 0 {
-                let allowed = match redeals {
-                    Redeals::Unlimited => true,
-                    Redeals::Limited(k) => passes < k,
-                };
-                if !allowed || fresh_passes == 1 || live == 0 {
-                    break;
-                }
-                fresh_passes += 1;
-                pos = 0;
-                if matches!(redeals, Redeals::Limited(_)) {
-                    passes += 1;
-                }
-                turns += 1;
-                redeals_done += 1;
-                continue;
-            }
-            // Turn `draw` cards: past the draw-th card still in the talon
-            // (or to the end), then back to one past the highest card left
-            // below (the waste's new top).
-            let mut rest = live >> pos;
-            for _ in 0..draw {
-                if rest == 0 {
-                    pos = n;
-                    break;
-                }
-                // The live card is below bit 127 (n < 128), so t < 128.
-                let t = rest.trailing_zeros() as usize + 1;
-                pos += t;
-                rest >>= t;
-            }
-            pos = 128 - (live & ((1u128 << pos) - 1)).leading_zeros() as usize;
-            turns += 1;
-            if pos > 0 && seen >> (pos - 1) & 1 == 0 {
-                seen |= 1 << (pos - 1);
-                out.push(Reach {
-                    pos: pos as u8,
-                    passes,
-                    turns,
-                    redeals: redeals_done,
-                    card: self.talon[pos - 1],
-                });
-            }
+        // On 64 bits where the talon fits (a one-deck talon always does):
+        // cheaper shifts and bit counts.
+        if self.talon.len() < 64 {
+            self.waste_reach_64(st, live as u64, draw, redeals, out);
+        } else {
+            self.waste_reach_128(st, live, draw, redeals, out);
         }
     }
+
+    waste_reach_on!(waste_reach_64, u64);
+    waste_reach_on!(waste_reach_128, u128);
 
     /// The turns and redeals that take the talon from `from` to `to` (a
     /// state listed by [`Game::waste_reach`]), as moves.

@@ -482,6 +482,58 @@ fn empties_now(g: &Game, st: &State, p: usize) -> bool {
         .any(|q| q != p && g.pile(st, q).last().is_some_and(|&t| g.builds(st, b, t)))
 }
 
+/// [`reachable`] for talon bit sets of type `$t` (`u64` or `u128`).
+macro_rules! reachable_on {
+    ($name:ident, $t:ty) => {
+        fn $name(live: $t, talon_m: $t, i: usize, pos: usize, draw: usize, redeal: bool) -> bool {
+            // A talon has at most 127 cards (`Game::new` refuses more), so
+            // every index and `pos` are below 128 and no shift reaches 128;
+            // on 64 bits, [`reachable`] keeps them below 64.
+            debug_assert!(i + 1 < <$t>::BITS as usize && pos < <$t>::BITS as usize);
+            let below = |k: usize| ((1 as $t) << k) - 1;
+            let after = live >> i >> 1;
+            let stay = after & !(talon_m >> i >> 1);
+            if stay == 0 {
+                // Every later card may leave: `i` may end the talon.
+                return true;
+            }
+            if i < pos {
+                // In the waste: the cards above it up to `pos` must leave.
+                let above = live & below(pos) & !below(i + 1);
+                if above & !talon_m == 0 {
+                    return true;
+                }
+            }
+            // Cards in `M` right after `i`, before the first that stays.
+            let a = (after & below(stay.trailing_zeros() as usize)).count_ones() as usize;
+            // Whether some `n` in `lo..=hi` has `n + k = draw - 1 (mod draw)` for
+            // some `k` in `0..=a`.
+            let hits = |lo: usize, hi: usize| {
+                let hi = hi + a;
+                // The first `n` at or above `lo` that is `draw - 1` (mod `draw`).
+                hi - lo + 1 >= draw || lo + (draw - 1 - lo % draw) <= hi
+            };
+            if i >= pos {
+                let n = (live & below(i) & !below(pos)).count_ones() as usize;
+                if hits(n, n) {
+                    return true;
+                }
+            }
+            if redeal {
+                let c = (live & below(i)).count_ones() as usize;
+                let b = (talon_m & below(i)).count_ones() as usize;
+                if hits(c - b, c) {
+                    return true;
+                }
+            }
+            false
+        }
+    };
+}
+
+reachable_on!(reachable_64, u64);
+reachable_on!(reachable_128, u128);
+
 /// Whether talon card `i` (live, not in `M`) might ever be the waste's top,
 /// given the talon cards in `M` now (`talon_m`, the others stay where they
 /// are): a condition of its first move (see [`stuck`]'s module comment).
@@ -512,46 +564,13 @@ fn empties_now(g: &Game, st: &State, p: usize) -> bool {
 ///
 /// With `draw` 1 every card is its group's last, and this says nothing.
 fn reachable(live: u128, talon_m: u128, i: usize, pos: usize, draw: usize, redeal: bool) -> bool {
-    // A talon has at most 127 cards (`Game::new` refuses more), so every
-    // index and `pos` are below 128 and no shift reaches 128.
-    debug_assert!(i < 127 && pos < 128 && live >> 127 == 0);
-    let below = |k: usize| (1u128 << k) - 1;
-    let after = live >> i >> 1;
-    let stay = after & !(talon_m >> i >> 1);
-    if stay == 0 {
-        // Every later card may leave: `i` may end the talon.
-        return true;
+    // On 64 bits where every position and shift fits (a one-deck talon
+    // always does): about half the work.
+    if pos < 64 && live >> 63 == 0 {
+        reachable_64(live as u64, talon_m as u64, i, pos, draw, redeal)
+    } else {
+        reachable_128(live, talon_m, i, pos, draw, redeal)
     }
-    if i < pos {
-        // In the waste: the cards above it up to `pos` must leave.
-        let above = live & below(pos) & !below(i + 1);
-        if above & !talon_m == 0 {
-            return true;
-        }
-    }
-    // Cards in `M` right after `i`, before the first that stays.
-    let a = (after & below(stay.trailing_zeros() as usize)).count_ones() as usize;
-    // Whether some `n` in `lo..=hi` has `n + k = draw - 1 (mod draw)` for
-    // some `k` in `0..=a`.
-    let hits = |lo: usize, hi: usize| {
-        let hi = hi + a;
-        // The first `n` at or above `lo` that is `draw - 1` (mod `draw`).
-        hi - lo + 1 >= draw || lo + (draw - 1 - lo % draw) <= hi
-    };
-    if i >= pos {
-        let n = (live & below(i) & !below(pos)).count_ones() as usize;
-        if hits(n, n) {
-            return true;
-        }
-    }
-    if redeal {
-        let c = (live & below(i)).count_ones() as usize;
-        let b = (talon_m & below(i)).count_ones() as usize;
-        if hits(c - b, c) {
-            return true;
-        }
-    }
-    false
 }
 
 /// Whether the position is lost because some card of a stack (the reserve,

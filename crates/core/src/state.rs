@@ -649,6 +649,22 @@ impl Game {
         }
     }
 
+    /// The cards that can go to a foundation now (a bit per card index):
+    /// those for which [`Game::foundation_for`] finds one.
+    pub fn foundation_next_bits(&self, st: &State) -> u64 {
+        if st.base == NO_BASE {
+            return 0;
+        }
+        let mut m = 0u64;
+        for (f, &h) in st.found[..self.rules.foundations()].iter().enumerate() {
+            if h < self.rules.ranks {
+                let r = wrap_rank(st.base + h, self.rules.ranks) as usize;
+                m |= 1 << (self.rules.foundation_suit(f) * 13 + r);
+            }
+        }
+        m
+    }
+
     /// The foundation a card can go to now, if any.
     pub fn foundation_for(&self, st: &State, c: Card) -> Option<u8> {
         if st.base == NO_BASE {

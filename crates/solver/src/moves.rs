@@ -176,8 +176,14 @@ pub fn safe_move(g: &Game, st: &State) -> Option<Move> {
         EmptySpace::Any => true,
         _ => g.reserve(st).is_empty() || matches!(rules.stock, Stock::ToWaste { .. }),
     };
-    // `c`, from `from`, to its foundation, when that is safe.
+    // `c`, from `from`, to its foundation, when that is safe. (Most
+    // candidates cannot go up at all: one bit test says so.)
+    let next = g.foundation_next_bits(st);
     let up = |from: Loc, c: Card| -> Option<Move> {
+        if next >> c.index() & 1 == 0 {
+            debug_assert!(g.foundation_for(st, c).is_none());
+            return None;
+        }
         let f = g.foundation_for(st, c)?;
         safe_to_found(g, st, c).then_some(Move::Play {
             from,

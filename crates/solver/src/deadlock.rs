@@ -790,6 +790,11 @@ pub struct Chains {
     decks: u8,
     /// The class of each suit at each rank.
     class: [[u8; 16]; 4],
+    /// The rank at each offset from the base.
+    rank_at: [u8; 16],
+    /// The node (class * 16 + rank) of each suit at each offset from the
+    /// base.
+    node_at: [[u8; 16]; 4],
     /// Nodes in building order, component by component, as indices of
     /// `need` and `room` (class * 16 + rank).
     nodes: Vec<u8>,
@@ -911,6 +916,8 @@ impl Default for Chains {
             ranks: 0,
             decks: 1,
             class: [[0; 16]; 4],
+            rank_at: [0; 16],
+            node_at: [[0; 16]; 4],
             nodes: Vec::new(),
             comps: Vec::new(),
             suit_comps: [0; 4],
@@ -1019,6 +1026,13 @@ impl Chains {
         self.ranks = ranks;
         self.decks = rules.decks;
         self.class = class;
+        for o in 0..ranks {
+            let q = wrap_rank(base + o, ranks);
+            self.rank_at[o] = q as u8;
+            for (s, row) in self.node_at.iter_mut().enumerate() {
+                row[o] = class[s][q] * 16 + q as u8;
+            }
+        }
         self.comp_chains = vec![0; comps.len()];
         self.nodes = order.iter().map(|&(c, q)| c * 16 + q).collect();
         self.comps = comps;
@@ -1095,25 +1109,22 @@ impl Chains {
     /// The first offset from `from` on at which suit `s` has `k` or fewer
     /// copies outside `U` (`ranks` if none).
     fn first_short(&self, s: usize, k: usize, from: usize) -> usize {
-        let (ranks, base) = (self.ranks, self.base.expect("made"));
+        let ranks = self.ranks;
         (from..ranks)
-            .find(|&o| self.decks - self.in_u[s * 16 + wrap_rank(base + o, ranks)] <= k as u8)
+            .find(|&o| self.decks - self.in_u[s * 16 + self.rank_at[o] as usize] <= k as u8)
             .unwrap_or(ranks)
     }
 
     /// Sets the need and room of suit `s` at offset `o` (`fresh`: nothing
     /// counted there yet).
     fn count(&mut self, s: usize, o: usize, fresh: bool) {
-        let (ranks, decks, base) = (self.ranks, self.decks, self.base.expect("made"));
-        let q = wrap_rank(base + o, ranks);
-        let i = s * 16 + q;
-        let cap = self.limit[s][..decks as usize]
-            .iter()
-            .filter(|&&l| o < l)
-            .count() as u8;
+        let decks = self.decks;
+        let i = s * 16 + self.rank_at[o] as usize;
+        let lim = self.limit[s];
+        let cap = u8::from(o < lim[0]) + u8::from(decks == 2 && o < lim[1]);
         let n = self.in_l[i].saturating_sub(cap.saturating_sub(self.up[i]));
         let u = decks.saturating_sub(self.up[i] + self.in_u[i]);
-        let node = self.class[s][q] as usize * 16 + q;
+        let node = self.node_at[s][o] as usize;
         if !fresh {
             self.need[node] -= self.need_s[i];
             self.room[node] -= self.room_s[i];

@@ -93,7 +93,7 @@ const FLIPPED: u8 = 1;
 const FILLED: u8 = 2;
 
 /// The changing part of a game.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct State {
     /// Height of each foundation (0..=13).
     found: [u8; 8],
@@ -119,6 +119,27 @@ pub struct State {
     /// more often than a pile changes.
     run: [u8; MAX_PILES],
     cards: [Card; TABLEAU_CAP],
+}
+
+/// Every field but `run` (a function of the others, so equal states still
+/// hash equally), the tableau's cards as one byte string: hashing all 104
+/// slots card by card took a hasher call per card, which the solution
+/// shortener, hashing every position two moves from its line, paid for.
+impl std::hash::Hash for State {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        h.write(&self.found);
+        h.write(&[self.base, self.reserve_len, self.talon_pos, self.passes]);
+        h.write_u128(self.talon_gone);
+        h.write(&self.start);
+        h.write(&self.down);
+        // The tableau's cards only: the slots past them hold a fixed filler.
+        let n = self.start[MAX_PILES] as usize;
+        let mut cards = [0u8; TABLEAU_CAP];
+        for (b, c) in cards[..n].iter_mut().zip(&self.cards[..n]) {
+            *b = c.index();
+        }
+        h.write(&cards[..n]);
+    }
 }
 
 /// A layout the rules cannot play, named in the user's terms.

@@ -269,7 +269,8 @@ macro_rules! waste_reach_on {
                         pos = n;
                         break;
                     }
-                    // The live card is below bit 127 (n < 128), so t < 128.
+                    // The live card is below bit `n` (fewer than `$t`'s
+                    // bits), so `t` stays below them too.
                     let t = rest.trailing_zeros() as usize + 1;
                     pos += t;
                     rest >>= t;
@@ -550,14 +551,7 @@ impl Game {
     /// of the base rank.
     #[inline]
     pub fn builds_bits(&self, st: &State, c: Card) -> u64 {
-        let m = self.builds_on[c.index() as usize];
-        if self.rules.tableau_wrap == TableauWrap::AtBase && st.base < 13 {
-            // The base rank's card of each suit: `suit * 13 + base`.
-            let base = 0x0080_0400_2001u64 << st.base;
-            m & !base
-        } else {
-            m
-        }
+        self.builds_on[c.index() as usize] & self.build_keep(st)
     }
 
     /// The cards that may be built in the tableau on some card of `set` (a
@@ -565,11 +559,8 @@ impl Game {
     /// meets `set`.
     #[inline]
     pub fn holders_bits(&self, st: &State, set: u64) -> u64 {
-        let mut set = set;
-        if self.rules.tableau_wrap == TableauWrap::AtBase && st.base < 13 {
-            // Nothing builds on a card of the base rank (see `builds_bits`).
-            set &= !(0x0080_0400_2001u64 << st.base);
-        }
+        // Nothing builds on a card `build_keep` leaves out.
+        let mut set = set & self.build_keep(st);
         let mut m = 0;
         while set != 0 {
             m |= self.held_by[set.trailing_zeros() as usize];
@@ -600,8 +591,11 @@ impl Game {
         st.run[p] as usize
     }
 
-    /// The tableau building relation of `st` as [`Game::builds_bits`] has
-    /// it: `c` builds on `t` when bit `t` of `builds_on[c] & keep` is set.
+    /// The cards something may be built on in `st`, as far as the base
+    /// decides (a bit per card index): with the `AtBase` wrap and the base
+    /// chosen, all but the base rank's card of each suit (`suit * 13 +
+    /// base`); else all. `c` builds on `t` when bit `t` of
+    /// `builds_on[c] & keep` is set ([`Game::builds_bits`]).
     #[inline]
     fn build_keep(&self, st: &State) -> u64 {
         if self.rules.tableau_wrap == TableauWrap::AtBase && st.base < 13 {
@@ -642,14 +636,11 @@ impl Game {
             return;
         };
         let cs = self.pile(st, p);
-        let keep = self.build_keep(st);
         // The old top, if face up: the pushed cards extend its run when
         // they are a run themselves and their bottom card builds on it.
-        let joins = cs.len() > st.down[p] as usize
-            && (self.builds_on[bottom.index() as usize] & keep) >> cs[cs.len() - 1].index() & 1
-                != 0;
+        let joins = cs.len() > st.down[p] as usize && self.builds(st, bottom, cs[cs.len() - 1]);
         let old = st.run[p] as usize;
-        let r = self.run_of(cards, keep);
+        let r = self.run_of(cards, self.build_keep(st));
         Self::pile_push(st, p, cards);
         st.run[p] = if joins && r == cards.len() {
             old + r

@@ -788,8 +788,6 @@ pub struct Chains {
     base: Option<usize>,
     ranks: usize,
     decks: u8,
-    /// The class of each suit at each rank.
-    class: [[u8; 16]; 4],
     /// The rank at each offset from the base.
     rank_at: [u8; 16],
     /// The node (class * 16 + rank) of each suit at each offset from the
@@ -915,7 +913,6 @@ impl Default for Chains {
             base: None,
             ranks: 0,
             decks: 1,
-            class: [[0; 16]; 4],
             rank_at: [0; 16],
             node_at: [[0; 16]; 4],
             nodes: Vec::new(),
@@ -1025,7 +1022,6 @@ impl Chains {
         self.base = Some(base);
         self.ranks = ranks;
         self.decks = rules.decks;
-        self.class = class;
         for o in 0..ranks {
             let q = wrap_rank(base + o, ranks);
             self.rank_at[o] = q as u8;

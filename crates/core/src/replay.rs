@@ -12,6 +12,11 @@ use crate::card::{Card, Rank};
 use crate::deal::{Layout, LayoutPile};
 use crate::rules::{Base, Build, EmptySpace, GroupMoves, Redeals, Rules, Stock, TableauWrap};
 use crate::state::{Loc, Move, Position};
+use smallvec::{smallvec, SmallVec};
+
+/// The cards that move together, bottom card first: on the stack, since
+/// the checker plays every move of every shortening trial.
+type Unit = SmallVec<[Card; 16]>;
 
 /// Why a move list does not replay.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -220,16 +225,16 @@ impl Table {
             return Err("a move of no cards".into());
         }
         // The unit that moves, bottom card first.
-        let unit: Vec<Card> = match from {
+        let unit: Unit = match from {
             Loc::Waste => self
                 .waste
                 .last()
-                .map(|&c| vec![c])
+                .map(|&c| smallvec![c])
                 .ok_or("the waste is empty")?,
             Loc::Reserve => self
                 .reserve
                 .last()
-                .map(|&c| vec![c])
+                .map(|&c| smallvec![c])
                 .ok_or("the reserve is empty")?,
             Loc::Foundation(_) => {
                 if !self.rules.worrying_back {
@@ -238,14 +243,14 @@ impl Table {
                 if !self.found.iter().any(|f| f.last() == Some(&card)) {
                     return Err(format!("{card} is not on top of a foundation"));
                 }
-                vec![card]
+                smallvec![card]
             }
             Loc::Tableau(p) => {
                 let (cs, down) = self.piles.get(p as usize).ok_or("no such pile")?;
                 if k > cs.len() - down {
                     return Err(format!("pile {} has fewer than {k} face-up cards", p + 1));
                 }
-                let unit = cs[cs.len() - k..].to_vec();
+                let unit = Unit::from_slice(&cs[cs.len() - k..]);
                 if unit.windows(2).any(|w| !self.builds(w[1], w[0])) {
                     return Err("the cards moved are not a built run".into());
                 }
@@ -311,22 +316,23 @@ impl Table {
     }
 
     /// Removes the moving unit from `from` and does what follows by force.
-    fn take(&mut self, from: Loc, k: usize, card: Card) -> Vec<Card> {
+    fn take(&mut self, from: Loc, k: usize, card: Card) -> Unit {
         match from {
-            Loc::Waste => vec![self.waste.pop().unwrap()],
-            Loc::Reserve => vec![self.reserve.pop().unwrap()],
+            Loc::Waste => smallvec![self.waste.pop().unwrap()],
+            Loc::Reserve => smallvec![self.reserve.pop().unwrap()],
             Loc::Foundation(_) => {
                 // Of two foundations with this top card, take from either:
                 // they are the same afterwards.
                 let f = (0..self.found.len())
                     .find(|&f| self.found[f].last() == Some(&card))
                     .unwrap();
-                vec![self.found[f].pop().unwrap()]
+                smallvec![self.found[f].pop().unwrap()]
             }
             Loc::Tableau(p) => {
                 let p = p as usize;
                 let n = self.piles[p].0.len();
-                let unit = self.piles[p].0.split_off(n - k);
+                let unit = Unit::from_slice(&self.piles[p].0[n - k..]);
+                self.piles[p].0.truncate(n - k);
                 let (cs, down) = &mut self.piles[p];
                 if !cs.is_empty() && *down == cs.len() {
                     *down -= 1; // the new top card turns face up

@@ -233,6 +233,9 @@ pub struct LimitArgs {
     /// When the position table has filled its share of --max-memory, forget positions already explored to store new ones, instead of stopping UNKNOWN. When a deep search path needs more memory, the table shrinks to give it room, forgetting the same way. Verdicts stay exact and memory stays inside the budget, but a forgotten position is searched again when met again, so a search can take far longer: give --max-nodes or --timeout too.
     #[arg(long, help_heading = "Limits")]
     pub forget_when_full: bool,
+    /// Threads that search each deal together, sharing one position table (default 1). Two on a two-core machine decide a long search in less time; node counts then vary from run to run, verdicts do not. In batch and compare each of the --jobs deals takes this many threads. A search that forgets (--forget-when-full) or saves (--checkpoint) runs on one thread.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64), help_heading = "Limits")]
+    pub threads: u32,
 }
 
 impl LimitArgs {
@@ -257,6 +260,7 @@ impl LimitArgs {
             probes: self.probes || (!self.no_probes && game.probes),
             cursors: self.cursors as usize,
             replace_when_full: self.forget_when_full,
+            threads: self.threads as usize,
             ..game
         }
     }

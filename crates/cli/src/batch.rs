@@ -284,6 +284,9 @@ fn settings(job: &Job) -> String {
     if !job.options.probes {
         s += " probes=off";
     }
+    if job.options.threads != 1 {
+        s += &format!(" threads={}", job.options.threads);
+    }
     s
 }
 

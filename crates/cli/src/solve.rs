@@ -298,7 +298,7 @@ pub fn run(
             }
             writeln!(
                 out,
-                "nodes {}, positions stored {}, table hits {}, safe moves {}, moves slept {}, talon plays known {}, positions merged {}, dead ends {}, paths split {}, positions forgotten {}, table shrinks {}, rollout nodes {}, peak memory {:.1} MiB, time {:.3} s ({:.0} nodes/s)",
+                "nodes {}, positions stored {}, table hits {}, safe moves {}, moves slept {}, talon plays known {}, positions merged {}, dead ends {}, paths split {}{}, positions forgotten {}, table shrinks {}, rollout nodes {}, peak memory {:.1} MiB, time {:.3} s ({:.0} nodes/s)",
                 stats.nodes,
                 stats.stored,
                 stats.hits,
@@ -308,6 +308,11 @@ pub fn run(
                 stats.merged,
                 stats.dead,
                 stats.splits,
+                if stats.handed > 0 {
+                    format!(" ({} handed to another thread)", stats.handed)
+                } else {
+                    String::new()
+                },
                 stats.replaced,
                 stats.shrinks,
                 stats.rollout_nodes,
@@ -337,6 +342,7 @@ pub fn run(
                     "positions_merged": stats.merged,
                     "dead_ends": stats.dead,
                     "paths_split": stats.splits,
+                    "paths_handed_to_threads": stats.handed,
                     "positions_forgotten": stats.replaced,
                     "table_shrinks": stats.shrinks,
                     "rollout_nodes": stats.rollout_nodes,

@@ -364,6 +364,47 @@ fn ends_lost(o: &Output, ck: &std::path::Path, positions: u64, nodes: u64) {
     assert!(!ck.exists(), "the checkpoint of a decided deal is removed");
 }
 
+/// `--threads 2` searches one deal with two threads: the same verdict,
+/// the second thread handed work; batch reports name the setting.
+#[test]
+fn threads_search_one_deal_together() {
+    let args = [
+        "solve",
+        "canfield",
+        "50",
+        "--group-moves",
+        "any",
+        "--tableau-wrap",
+        "base",
+        "--threads",
+        "2",
+        "--format",
+        "json",
+    ];
+    let o = demon(&args);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(v["stats"]["paths_handed_to_threads"].as_u64().unwrap() > 0);
+    fails_with(&["solve", "canfield", "1", "--threads", "0"], "--threads");
+    let csv = scratch("threads.csv", "");
+    std::fs::remove_file(&csv).unwrap();
+    let o = demon(&[
+        "batch",
+        "canfield",
+        "--seeds",
+        "1..4",
+        "--threads",
+        "2",
+        "--jobs",
+        "1",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let run = std::fs::read_to_string(csv.with_extension("csv.run")).unwrap();
+    assert!(run.contains("threads=2"), "{run}");
+}
+
 #[test]
 fn probes_are_off_by_default_in_canfield() {
     // Seed 479 is lost: its probes (50,000 nodes at 100,000, 100,000 at

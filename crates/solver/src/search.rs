@@ -41,7 +41,8 @@
 
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
-use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use demon_core::replay::replay;
@@ -138,6 +139,9 @@ pub struct Stats {
     pub merged: u64,
     /// Cursors split off ([`Options::cursors`]).
     pub splits: u64,
+    /// Cursors handed to another thread that was out of work
+    /// ([`Options::threads`]).
+    pub handed: u64,
     /// Positions proved lost by [`crate::deadlock::dead`] (stored, and
     /// counted in `stored` too).
     pub dead: u64,
@@ -159,6 +163,17 @@ pub struct Stats {
     pub elapsed: Duration,
 }
 
+impl Stats {
+    /// Adds the counts of another thread of the same search ([`Crew`]):
+    /// not its positions stored (one table) nor its time (the same time).
+    fn absorb(&mut self, o: &Stats) {
+        let (stored, elapsed) = (self.stored, self.elapsed);
+        *self += *o;
+        self.stored = stored;
+        self.elapsed = elapsed;
+    }
+}
+
 impl std::ops::AddAssign for Stats {
     fn add_assign(&mut self, o: Stats) {
         self.nodes += o.nodes;
@@ -170,6 +185,7 @@ impl std::ops::AddAssign for Stats {
         self.slept += o.slept;
         self.merged += o.merged;
         self.splits += o.splits;
+        self.handed += o.handed;
         self.dead += o.dead;
         self.replaced += o.replaced;
         self.shrinks += o.shrinks;
@@ -269,6 +285,13 @@ pub struct Options {
     /// deep search path needs memory the table holds, the table shrinks,
     /// forgetting positions, to give it room ([`Searcher::shrink_table`]).
     pub replace_when_full: bool,
+    /// Threads that search the deal together, sharing one table
+    /// ([`Crew`]); 1 (the default) is the search of one thread. With more,
+    /// which positions are searched, and when, depends on how the threads
+    /// run, so node counts differ from run to run; the verdict does not.
+    /// A search that forgets ([`Options::replace_when_full`]), saves or
+    /// resumes runs on one thread whatever this says.
+    pub threads: usize,
     /// Bytes for the table at most, if less than the memory limit leaves
     /// it: for tests, so that a small table fills on small deals. (Below
     /// 256 KiB the table compares fewer than 128 bits: [`crate::table`].)
@@ -363,6 +386,7 @@ impl Default for Options {
             rollouts: true,
             probes: true,
             replace_when_full: false,
+            threads: 1,
             table_bytes: None,
             stop: None,
         }
@@ -551,8 +575,8 @@ fn drive(
     dfs.replace = options.replace_when_full;
     dfs.stop = options.stop;
     if let Some(b) = options.table_bytes {
-        if b < dfs.table.budget_bytes() {
-            dfs.table = FingerprintSet::with_budget(b);
+        if b < dfs.table.read().budget_bytes() {
+            dfs.table = Tbl::Own(FingerprintSet::with_budget(b));
         }
     }
     dfs.turn_end = dfs.slice;
@@ -560,10 +584,13 @@ fn drive(
         // The rollouts' memory is set aside before the table grows, so that
         // table, paths and rollouts together stay inside the limit.
         let bytes = rollout_bytes(limits.max_memory);
-        let table = dfs.table.budget_bytes().saturating_sub(bytes);
-        if bytes > 0 && dfs.table.lower_budget(table) {
+        let table = dfs.table.read().budget_bytes().saturating_sub(bytes);
+        if bytes > 0 && dfs.table.get().lower_budget(table) {
             dfs.reserved = bytes;
         }
+    }
+    if options.threads > 1 && resume.is_none() && save.is_none() && !options.replace_when_full {
+        return Ok(drive_crew(game, limits, options, dfs));
     }
     if let Some(r) = resume {
         dfs.load(r)?;
@@ -575,6 +602,75 @@ fn drive(
         }
     }
     Ok(out)
+}
+
+/// [`drive_search`] with `options.threads` threads ([`Crew`]): this one
+/// runs `dfs` (from the deal, with the probes and rollouts), the others
+/// start with no work and wait for cursors handed over.
+fn drive_crew(game: &Game, limits: &Limits, options: &Options, mut dfs: Searcher) -> Outcome {
+    let threads = options.threads;
+    let path = dfs.path_budget / threads;
+    dfs.path_budget = path;
+    dfs.path_gate = path / 2;
+    let placeholder = Tbl::Own(FingerprintSet::with_budget(0));
+    let Tbl::Own(table) = std::mem::replace(&mut dfs.table, placeholder) else {
+        unreachable!("a new search has its own table")
+    };
+    let table = Arc::new(Mutex::new(table));
+    let crew = Arc::new(Crew::new(threads, path));
+    dfs.table = Tbl::Shared(table.clone());
+    dfs.crew = Some(crew.clone());
+    let helpers: Vec<Searcher> = (1..threads)
+        .map(|me| {
+            let mut h = Searcher::new(game, limits);
+            h.classes = dfs.classes;
+            h.max_cursors = dfs.max_cursors;
+            h.slice = dfs.slice;
+            h.split_after = dfs.split_after;
+            h.split_doubling = dfs.split_doubling;
+            h.deadlock = dfs.deadlock;
+            h.waste_bound = dfs.waste_bound;
+            h.stop = dfs.stop;
+            h.reserved = dfs.reserved;
+            h.table = Tbl::Shared(table.clone());
+            h.path_budget = path;
+            h.path_gate = path / 2;
+            h.turn_end = h.slice;
+            // Its first work is handed over: it does not enter the deal.
+            h.started = true;
+            h.crew = Some(crew.clone());
+            h.me = me;
+            h
+        })
+        .collect();
+    let (mut stats, helper_stats) = std::thread::scope(|scope| {
+        let running: Vec<_> = helpers
+            .into_iter()
+            .map(|mut h| {
+                let crew = crew.clone();
+                scope.spawn(move || {
+                    let v = h
+                        .search_until(u64::MAX)
+                        .expect("a search with no pause runs to its end");
+                    crew.finish(v);
+                    h.stats
+                })
+            })
+            .collect();
+        let out = drive_search(game, limits, &mut dfs, options.probes);
+        crew.finish(out.verdict);
+        let helper_stats: Vec<Stats> = running
+            .into_iter()
+            .map(|t| t.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect();
+        (out.stats, helper_stats)
+    });
+    for h in &helper_stats {
+        stats.absorb(h);
+    }
+    stats.stored = lock(&table).len() as u64;
+    let verdict = lock(&crew.verdict).take().expect("every thread finished");
+    Outcome { verdict, stats }
 }
 
 /// The search and its probes (see [`drive`]).
@@ -612,11 +708,9 @@ fn drive_search(game: &Game, limits: &Limits, dfs: &mut Searcher, probes: bool) 
         // The probe takes at most a quarter of the memory, and never more
         // than the exhaustive search leaves now: its table may later grow
         // into what a probe used (a probe's memory is freed when it ends).
-        let probe_memory = (limits.max_memory / 4).min(
-            limits
-                .max_memory
-                .saturating_sub(dfs.table.bytes() + dfs.path_budget + dfs.reserved),
-        );
+        let probe_memory = (limits.max_memory / 4).min(limits.max_memory.saturating_sub(
+            dfs.table.read().bytes() + dfs.path_budget + dfs.reserved + dfs.others_budget(),
+        ));
         if probe_memory < MIN_PROBE_MEMORY {
             pause = pause.saturating_mul(4);
             continue;
@@ -632,7 +726,10 @@ fn drive_search(game: &Game, limits: &Limits, dfs: &mut Searcher, probes: bool) 
             );
             round += 1;
             dfs.stats.nodes += nodes;
-            dfs.stats.peak_memory = dfs.stats.peak_memory.max(dfs.table.bytes() + probe_bytes);
+            dfs.stats.peak_memory = dfs
+                .stats
+                .peak_memory
+                .max(dfs.table.read().bytes() + probe_bytes);
             dfs.stats.elapsed = dfs.before + dfs.start.elapsed();
             if let Some(out) = after_probe(found, limits, &dfs.stats) {
                 return out;
@@ -729,7 +826,7 @@ fn rollout_phase(
     dfs.stats.peak_memory = dfs
         .stats
         .peak_memory
-        .max(dfs.table.bytes() + path + dfs.reserved);
+        .max(dfs.table.read().bytes() + path + dfs.reserved);
     dfs.stats.elapsed = dfs.before + dfs.start.elapsed();
     found
 }
@@ -923,7 +1020,7 @@ enum Enter {
 struct Searcher<'g> {
     game: &'g Game,
     limits: Limits,
-    table: FingerprintSet,
+    table: Tbl,
     /// Bytes the paths may use: first an eighth of the memory, at most
     /// 256 MiB; more when they need it and the table has not taken it
     /// ([`Searcher::widen_path`]).
@@ -972,7 +1069,7 @@ struct Searcher<'g> {
     reserved: usize,
     /// Core moves from the deal to the position of the running cursor's
     /// first frame (empty for the first cursor, which starts at the deal).
-    prefix: Option<Rc<Prefix>>,
+    prefix: Option<Arc<Prefix>>,
     /// The position of the running cursor's first frame (the deal, for the
     /// first cursor), before its safe moves.
     root: State,
@@ -1020,6 +1117,225 @@ struct Searcher<'g> {
     /// twice at one level, so paths stay finite; each forgotten position is
     /// explored again only when it is met again, and the search ends.
     open: Option<HashMap<u128, u32, BuildHasherDefault<FpHasher>>>,
+    /// The crew this search is one thread of, and its number in it.
+    crew: Option<Arc<Crew>>,
+    me: usize,
+    /// Of `stats.nodes`, those added to the crew's count.
+    flushed: u64,
+}
+
+/// The position table: the search's own, or one that the threads of a
+/// crew ([`Crew`]) share, each operation under its lock.
+enum Tbl {
+    Own(FingerprintSet),
+    Shared(Arc<Mutex<FingerprintSet>>),
+}
+
+/// The table, borrowed for one operation (or a few that must see one
+/// another: an insertion and what it lowered).
+enum TblGuard<'a> {
+    Own(&'a mut FingerprintSet),
+    Shared(MutexGuard<'a, FingerprintSet>),
+}
+
+/// The table, borrowed to read.
+enum TblRead<'a> {
+    Own(&'a FingerprintSet),
+    Shared(MutexGuard<'a, FingerprintSet>),
+}
+
+impl Tbl {
+    fn get(&mut self) -> TblGuard<'_> {
+        match self {
+            Tbl::Own(t) => TblGuard::Own(t),
+            Tbl::Shared(t) => TblGuard::Shared(lock(t)),
+        }
+    }
+
+    fn read(&self) -> TblRead<'_> {
+        match self {
+            Tbl::Own(t) => TblRead::Own(t),
+            Tbl::Shared(t) => TblRead::Shared(lock(t)),
+        }
+    }
+}
+
+/// A lock that a panicking thread poisoned is taken all the same: the
+/// panic is reported where the thread is joined.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl std::ops::Deref for TblGuard<'_> {
+    type Target = FingerprintSet;
+    fn deref(&self) -> &FingerprintSet {
+        match self {
+            TblGuard::Own(t) => t,
+            TblGuard::Shared(t) => t,
+        }
+    }
+}
+
+impl std::ops::DerefMut for TblGuard<'_> {
+    fn deref_mut(&mut self) -> &mut FingerprintSet {
+        match self {
+            TblGuard::Own(t) => t,
+            TblGuard::Shared(t) => t,
+        }
+    }
+}
+
+impl std::ops::Deref for TblRead<'_> {
+    type Target = FingerprintSet;
+    fn deref(&self) -> &FingerprintSet {
+        match self {
+            TblRead::Own(t) => t,
+            TblRead::Shared(t) => t,
+        }
+    }
+}
+
+/// The threads that search one deal together ([`Options::threads`]).
+///
+/// Each thread runs a [`Searcher`] of its own (its paths, cursors, class
+/// finder and caches) over one shared table, each table operation under
+/// the table's lock. A thread out of work waits for a cursor that another
+/// hands over at the end of one of its turns ([`Searcher::donate`]); the
+/// search is over (LOST) when every thread waits and none is handed over.
+/// The first verdict a thread reaches (won, or a limit) stops them all.
+///
+/// Soundness: this is the module's search with several cursors, as
+/// [`Searcher::rotate`] argues it, run by several threads instead of in
+/// turn. The argument never used the order in which cursors run: it needs
+/// that every move listed at a stored position is explored by some cursor
+/// before LOST, and that a position found in the table was entered
+/// before. The lock orders all entries in one sequence, so "entered
+/// before" is well defined, and a position entered by one thread and met
+/// by another is a table hit like any other, explored by the first. The
+/// sleep sets ([`Searcher::sleep`]) compare siblings of one frame, which
+/// one cursor, on one thread at a time, explores in order, and their
+/// induction is on entry time. A cursor handed over carries its frames
+/// and everything it needs; LOST is said only when every thread is out of
+/// work with nothing handed over, so every frame has ended.
+///
+/// Memory: each thread's path has its own budget (together what one
+/// thread's would have), and a thread that widens its path takes room
+/// from the table as one thread does, beside the others' budgets. A
+/// cursor being handed over is counted by neither thread for the moment
+/// it takes.
+struct Crew {
+    threads: usize,
+    pool: Mutex<Pool>,
+    ready: Condvar,
+    /// Set once `verdict` holds the first verdict reached: every thread
+    /// stops.
+    halt: AtomicBool,
+    /// Some thread waits for work.
+    hungry: AtomicBool,
+    /// The nodes the threads have added ([`Searcher::over_limit`], for
+    /// the node limit).
+    nodes: AtomicU64,
+    verdict: Mutex<Option<Verdict>>,
+    /// Each thread's path budget, and what its path last held.
+    path_budget: Vec<AtomicUsize>,
+    path_used: Vec<AtomicUsize>,
+    /// Held while a thread widens its path.
+    widening: Mutex<()>,
+}
+
+/// The cursors handed over and not yet taken, and the threads waiting.
+struct Pool {
+    cursors: Vec<Cursor>,
+    waiting: usize,
+    /// Every thread was out of work at once: the search is over.
+    done: bool,
+}
+
+impl Crew {
+    fn new(threads: usize, path_budget: usize) -> Crew {
+        Crew {
+            threads,
+            pool: Mutex::new(Pool {
+                cursors: Vec::new(),
+                waiting: 0,
+                done: false,
+            }),
+            ready: Condvar::new(),
+            halt: AtomicBool::new(false),
+            hungry: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            verdict: Mutex::new(None),
+            path_budget: (0..threads)
+                .map(|_| AtomicUsize::new(path_budget))
+                .collect(),
+            path_used: (0..threads).map(|_| AtomicUsize::new(0)).collect(),
+            widening: Mutex::new(()),
+        }
+    }
+
+    fn halted(&self) -> bool {
+        self.halt.load(Ordering::Acquire)
+    }
+
+    /// The sum of `of` over the threads but `me`.
+    fn others(&self, of: &[AtomicUsize], me: usize) -> usize {
+        of.iter()
+            .enumerate()
+            .filter(|&(i, _)| i != me)
+            .map(|(_, a)| a.load(Ordering::Relaxed))
+            .sum()
+    }
+
+    /// A thread's verdict: the first one stands, and stops every thread.
+    fn finish(&self, v: Verdict) {
+        let mut slot = lock(&self.verdict);
+        if slot.is_none() {
+            *slot = Some(v);
+        }
+        drop(slot);
+        self.halt.store(true, Ordering::Release);
+        // Under the pool's lock, so that a thread about to wait sees it.
+        let _pool = lock(&self.pool);
+        self.ready.notify_all();
+    }
+
+    /// Work for a thread that has none: a cursor handed over; `None` once
+    /// every thread is out of work (the search is over) or the crew has
+    /// stopped.
+    fn take(&self) -> Option<Cursor> {
+        let mut p = lock(&self.pool);
+        loop {
+            if p.done || self.halted() {
+                return None;
+            }
+            if let Some(c) = p.cursors.pop() {
+                self.hungry
+                    .store(p.waiting > p.cursors.len(), Ordering::Relaxed);
+                return Some(c);
+            }
+            p.waiting += 1;
+            if p.waiting == self.threads {
+                p.done = true;
+                self.ready.notify_all();
+                return None;
+            }
+            self.hungry.store(true, Ordering::Relaxed);
+            p = self
+                .ready
+                .wait(p)
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            p.waiting -= 1;
+        }
+    }
+
+    /// Hands cursor `c` to a waiting thread.
+    fn give(&self, c: Cursor) {
+        let mut p = lock(&self.pool);
+        p.cursors.push(c);
+        self.hungry
+            .store(p.waiting > p.cursors.len(), Ordering::Relaxed);
+        self.ready.notify_one();
+    }
 }
 
 /// A hasher for fingerprints, which are already uniform: their low 64
@@ -1052,7 +1368,7 @@ struct Cursor {
     members: Vec<(u32, u32)>,
     mpaths: Vec<Move>,
     autos: Vec<(Move, Undo)>,
-    prefix: Option<Rc<Prefix>>,
+    prefix: Option<Arc<Prefix>>,
     root: State,
     depth0: usize,
     cnodes: u64,
@@ -1062,7 +1378,7 @@ struct Cursor {
 /// The core moves from the deal to a cursor's first position, shared
 /// among the cursors split from one another: its parent's, then its own.
 struct Prefix {
-    before: Option<Rc<Prefix>>,
+    before: Option<Arc<Prefix>>,
     moves: Vec<Move>,
     /// Bytes of the whole chain: links shared with other cursors are
     /// counted once for each, an overstatement that keeps the budget safe.
@@ -1118,7 +1434,7 @@ impl<'g> Searcher<'g> {
         Searcher {
             game,
             limits: *limits,
-            table: FingerprintSet::with_budget(memory - path_budget),
+            table: Tbl::Own(FingerprintSet::with_budget(memory - path_budget)),
             path_budget,
             path_gate: path_budget / 2,
             autos: Vec::new(),
@@ -1159,6 +1475,9 @@ impl<'g> Searcher<'g> {
             resumed: false,
             rebuilding: false,
             open: None,
+            crew: None,
+            me: 0,
+            flushed: 0,
         }
     }
 
@@ -1170,10 +1489,10 @@ impl<'g> Searcher<'g> {
         let r = self.search_inner(&mut st, &mut stack, pause_at);
         self.st = st;
         self.stack = stack;
-        self.stats.stored = self.table.len() as u64;
-        self.stats.replaced = self.table.replaced();
+        self.stats.stored = self.table.read().len() as u64;
+        self.stats.replaced = self.table.read().replaced();
         self.stats.elapsed = self.before + self.start.elapsed();
-        self.stats.peak_memory = self.stats.peak_memory.max(self.table.bytes());
+        self.stats.peak_memory = self.stats.peak_memory.max(self.table.read().bytes());
         r
     }
 
@@ -1210,7 +1529,21 @@ impl<'g> Searcher<'g> {
             let Some(frame) = stack.last_mut() else {
                 // This cursor's part is explored: the next one runs.
                 match self.parked.pop_front() {
-                    None => return Some(Verdict::Lost),
+                    None => match self.crew.clone() {
+                        None => return Some(Verdict::Lost),
+                        // A thread of a crew asks the others for work.
+                        Some(crew) => match crew.take() {
+                            Some(mut c) => {
+                                self.swap_cursor(&mut c, st, stack);
+                                self.turn_end = self.stats.nodes + self.slice;
+                                continue;
+                            }
+                            None if crew.halted() => {
+                                return Some(Verdict::Unknown(Limit::Interrupted))
+                            }
+                            None => return Some(Verdict::Lost),
+                        },
+                    },
                     Some(mut c) => {
                         self.parked_bytes -= c.bytes();
                         self.swap_cursor(&mut c, st, stack);
@@ -1314,7 +1647,7 @@ impl<'g> Searcher<'g> {
         if self.replace {
             let class = (cost.max(1).ilog2() / 6).min(3) as u8;
             if class > 0 {
-                self.table.mark(key, class);
+                self.table.get().mark(key, class);
             }
         }
         if let Some(open) = &mut self.open {
@@ -1396,9 +1729,9 @@ impl<'g> Searcher<'g> {
             // fresh one can take without forgetting: nothing is on a path
             // yet, so any entry may go.
             let r = if self.replace {
-                self.table.insert_or_replace(fp, e[16], &|_| false)
+                self.table.get().insert_or_replace(fp, e[16], &|_| false)
             } else {
-                self.table.insert_level(fp, e[16])
+                self.table.get().insert_level(fp, e[16])
             };
             if r == Insert::Full {
                 return Err(SolveError::Checkpoint(format!(
@@ -1563,7 +1896,7 @@ impl<'g> Searcher<'g> {
             let prefix = (!path.prefix.is_empty()).then(|| {
                 let chain_bytes = std::mem::size_of::<Prefix>()
                     + path.prefix.capacity() * std::mem::size_of::<Move>();
-                Rc::new(Prefix {
+                Arc::new(Prefix {
                     before: None,
                     moves: path.prefix,
                     chain_bytes,
@@ -1710,7 +2043,8 @@ impl<'g> Searcher<'g> {
     /// fingerprints (see `crate::table`).
     fn save(&self, w: &mut dyn std::io::Write) -> Result<(), SolveError> {
         let too_small = || SolveError::Checkpoint("the position table is too small to list".into());
-        let n = self.table.entries().ok_or_else(too_small)?.count() as u64;
+        let table = self.table.read();
+        let n = table.entries().ok_or_else(too_small)?.count() as u64;
         let bad = |e: std::io::Error| SolveError::Checkpoint(format!("cannot write it: {e}"));
         // The running cursor's last move, played when a limit stopped the
         // search, was counted but not entered: it is saved unexplored, and
@@ -1730,7 +2064,7 @@ impl<'g> Searcher<'g> {
         // The checksum covers the header's numbers too.
         let mut sum = xxhash_rust::xxh3::Xxh3::new();
         sum.update(&head[8..]);
-        for (fp, level) in self.table.entries().ok_or_else(too_small)? {
+        for (fp, level) in table.entries().ok_or_else(too_small)? {
             let mut e = [0u8; 17];
             e[..16].copy_from_slice(&fp.to_le_bytes());
             e[16] = level;
@@ -1833,6 +2167,39 @@ impl<'g> Searcher<'g> {
         std::mem::swap(&mut c.nsplit, &mut self.nsplit);
     }
 
+    /// Hands a cursor to the crew's threads that wait for work: a parked
+    /// one, or one split off the running cursor whatever it has cost so far
+    /// (as [`Searcher::split`] argues, a split moves unexplored moves from
+    /// one path to another, and the crew says LOST only once every thread
+    /// is out of work).
+    fn donate(&mut self, stack: &mut [Frame]) {
+        let Some(crew) = self.crew.clone() else {
+            return;
+        };
+        let c = match self.parked.pop_back() {
+            Some(c) => {
+                self.parked_bytes -= c.bytes();
+                Some(c)
+            }
+            None => {
+                let c = self.split(stack, true);
+                self.stats.splits += u64::from(c.is_some());
+                c
+            }
+        };
+        if let Some(c) = c {
+            self.stats.handed += 1;
+            crew.give(c);
+        }
+    }
+
+    /// The path budgets of the crew's other threads (0 alone).
+    fn others_budget(&self) -> usize {
+        self.crew
+            .as_ref()
+            .map_or(0, |c| c.others(&c.path_budget, self.me))
+    }
+
     /// Ends the running cursor's turn: it may split, then it is parked and
     /// the next cursor runs.
     ///
@@ -1874,11 +2241,18 @@ impl<'g> Searcher<'g> {
     /// after 2.5 M nodes with 2,397 cursors; alone it is won in 18,648.)
     fn rotate(&mut self, st: &mut State, stack: &mut Vec<Frame>) {
         self.turn_end = self.stats.nodes + self.slice;
+        if self
+            .crew
+            .as_ref()
+            .is_some_and(|c| c.hungry.load(Ordering::Relaxed))
+        {
+            self.donate(stack);
+        }
         if self.path_bytes(stack.capacity()) >= self.path_gate {
             return;
         }
         if self.parked.len() + 1 < self.max_cursors {
-            if let Some(c) = self.split(stack) {
+            if let Some(c) = self.split(stack, false) {
                 self.stats.splits += 1;
                 self.parked_bytes += c.bytes();
                 self.parked.push_back(c);
@@ -1895,14 +2269,14 @@ impl<'g> Searcher<'g> {
     /// Hands the unexplored moves of the running cursor's shallowest frame
     /// that has any to a new cursor, if the move being explored there has
     /// cost enough ([`Options::split_after`]); `None` if not.
-    fn split(&mut self, stack: &mut [Frame]) -> Option<Cursor> {
+    fn split(&mut self, stack: &mut [Frame], force: bool) -> Option<Cursor> {
         let fi = stack.iter().position(|f| f.next < f.end)?;
         let shift = if self.split_doubling {
             self.nsplit.min(40)
         } else {
             0
         };
-        if self.cnodes - stack[fi].child_at < self.split_after << shift {
+        if !force && self.cnodes - stack[fi].child_at < self.split_after << shift {
             return None;
         }
         self.nsplit += 1;
@@ -1917,7 +2291,7 @@ impl<'g> Searcher<'g> {
         let chain_bytes = std::mem::size_of::<Prefix>()
             + moves.capacity() * std::mem::size_of::<Move>()
             + self.prefix.as_ref().map_or(0, |p| p.chain_bytes);
-        let prefix = Some(Rc::new(Prefix {
+        let prefix = Some(Arc::new(Prefix {
             before: self.prefix.clone(),
             moves,
             chain_bytes,
@@ -2108,11 +2482,21 @@ impl<'g> Searcher<'g> {
     /// had only its fixed 256 MiB), and a table that needs the memory
     /// gets it whenever the path does not.
     fn widen_path(&mut self, path: usize, stack: &Vec<Frame>) -> bool {
-        let memory = self.limits.max_memory - self.reserved;
-        let free = memory.saturating_sub(self.table.bytes());
+        // In a crew, the other threads' paths keep their budgets, and
+        // one thread widens at a time.
+        let crew = self.crew.clone();
+        let _one = crew.as_ref().map(|c| lock(&c.widening));
+        let others = crew
+            .as_ref()
+            .map_or(0, |c| c.others(&c.path_budget, self.me));
+        let memory = self.limits.max_memory - self.reserved - others;
+        let free = memory.saturating_sub(self.table.read().bytes());
         let want = (2 * path).max(path + (64 << 20)).min(free);
-        if want > path && self.table.lower_budget(memory - want) {
+        if want > path && self.table.get().lower_budget(memory - want) {
             self.path_budget = want;
+            if let Some(c) = &crew {
+                c.path_budget[self.me].store(want, Ordering::Relaxed);
+            }
             return true;
         }
         self.replace && self.shrink_table(stack)
@@ -2141,10 +2525,10 @@ impl<'g> Searcher<'g> {
             return false;
         }
         let open = self.open.as_ref().expect("made above");
-        if !self.table.shrink(table, &|k| open.contains_key(&k)) {
+        if !self.table.get().shrink(table, &|k| open.contains_key(&k)) {
             return false;
         }
-        self.path_budget = memory - self.table.budget_bytes();
+        self.path_budget = memory - self.table.read().budget_bytes();
         self.stats.shrinks += 1;
         // The table never grows again, and the path keeps what it got: the
         // best-first probes (`drive_search`) find no memory left for them
@@ -2155,7 +2539,11 @@ impl<'g> Searcher<'g> {
     fn over_limit(&mut self, stack: &Vec<Frame>) -> Option<Limit> {
         let frames = stack.capacity();
         if let Some(n) = self.limits.max_nodes {
-            if self.stats.nodes >= n {
+            let crew = self
+                .crew
+                .as_ref()
+                .map_or(0, |c| c.nodes.load(Ordering::Relaxed));
+            if crew + self.stats.nodes - self.flushed >= n {
                 return Some(Limit::Nodes(n));
             }
         }
@@ -2164,10 +2552,21 @@ impl<'g> Searcher<'g> {
             return Some(Limit::Memory(self.limits.max_memory));
         }
         if self.stats.nodes.is_multiple_of(CLOCK_EVERY) {
+            let mut others = 0;
+            if let Some(crew) = &self.crew {
+                if crew.halted() {
+                    return Some(Limit::Interrupted);
+                }
+                crew.nodes
+                    .fetch_add(self.stats.nodes - self.flushed, Ordering::Relaxed);
+                self.flushed = self.stats.nodes;
+                crew.path_used[self.me].store(path, Ordering::Relaxed);
+                others = crew.others(&crew.path_used, self.me);
+            }
             self.stats.peak_memory = self
                 .stats
                 .peak_memory
-                .max(self.table.bytes() + path + self.reserved);
+                .max(self.table.read().bytes() + path + others + self.reserved);
             if let Some(t) = self.limits.timeout {
                 if self.start.elapsed() >= t {
                     return Some(Limit::Time(t));
@@ -2206,13 +2605,14 @@ impl<'g> Searcher<'g> {
         // is true of it. It is checked only once stored, not at every
         // arrival: most arrivals are table hits (62 % of them on Superior
         // Canfield seed 62), and a hit costs less than the check.
-        let r = match &self.open {
-            Some(open) => self
-                .table
-                .insert_or_replace(key, level, &|k| open.contains_key(&k)),
-            None => self.table.insert_level(key, level),
+        let (r, lowered) = {
+            let mut table = self.table.get();
+            let r = match &self.open {
+                Some(open) => table.insert_or_replace(key, level, &|k| open.contains_key(&k)),
+                None => table.insert_level(key, level),
+            };
+            (r, table.lowered_from().filter(|_| r == Insert::New))
         };
-        let lowered = self.table.lowered_from().filter(|_| r == Insert::New);
         let r = if self.rebuilding && r == Insert::Present {
             Insert::New
         } else {
@@ -2223,7 +2623,7 @@ impl<'g> Searcher<'g> {
         // computing at a table hit.
         let covered = r == Insert::New
             && !self.rebuilding
-            && fresh_cover(self.game, keyed, level).is_some_and(|k| self.table.contains(k));
+            && fresh_cover(self.game, keyed, level).is_some_and(|k| self.table.read().contains(k));
         let r = if covered {
             self.stats.covered += 1;
             Insert::Present

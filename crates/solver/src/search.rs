@@ -610,9 +610,13 @@ fn drive(
 fn drive_crew(game: &Game, limits: &Limits, options: &Options, mut dfs: Searcher) -> Outcome {
     let threads = options.threads;
     let path = dfs.path_budget / threads;
+    // Each thread's dead-end answers count in its path: a share each.
+    let answers = limits.max_memory / 64 / threads;
+    dfs.dead_cache = crate::deadlock::Chains::with_bytes(answers);
     dfs.path_budget = path;
     dfs.path_gate = path / 2;
-    let placeholder = Tbl::Own(FingerprintSet::with_budget(0));
+    // (A table of 1 KiB, at once dropped: `with_budget` needs 80 bytes.)
+    let placeholder = Tbl::Own(FingerprintSet::with_budget(1 << 10));
     let Tbl::Own(table) = std::mem::replace(&mut dfs.table, placeholder) else {
         unreachable!("a new search has its own table")
     };
@@ -632,6 +636,7 @@ fn drive_crew(game: &Game, limits: &Limits, options: &Options, mut dfs: Searcher
             h.waste_bound = dfs.waste_bound;
             h.stop = dfs.stop;
             h.reserved = dfs.reserved;
+            h.dead_cache = crate::deadlock::Chains::with_bytes(answers);
             h.table = Tbl::Shared(table.clone());
             h.path_budget = path;
             h.path_gate = path / 2;
@@ -649,15 +654,19 @@ fn drive_crew(game: &Game, limits: &Limits, options: &Options, mut dfs: Searcher
             .map(|mut h| {
                 let crew = crew.clone();
                 scope.spawn(move || {
+                    let stop = StopOnUnwind(&crew);
                     let v = h
                         .search_until(u64::MAX)
                         .expect("a search with no pause runs to its end");
+                    std::mem::forget(stop);
                     crew.finish(v);
                     h.stats
                 })
             })
             .collect();
+        let stop = StopOnUnwind(&crew);
         let out = drive_search(game, limits, &mut dfs, options.probes);
+        std::mem::forget(stop);
         crew.finish(out.verdict);
         let helper_stats: Vec<Stats> = running
             .into_iter()
@@ -671,6 +680,17 @@ fn drive_crew(game: &Game, limits: &Limits, options: &Options, mut dfs: Searcher
     stats.stored = lock(&table).len() as u64;
     let verdict = lock(&crew.verdict).take().expect("every thread finished");
     Outcome { verdict, stats }
+}
+
+/// Stops the crew if dropped, as when its thread panics: the other
+/// threads would otherwise wait for it for ever, and the panic would
+/// never reach the caller (`thread::scope` joins them first).
+struct StopOnUnwind<'a>(&'a Crew);
+
+impl Drop for StopOnUnwind<'_> {
+    fn drop(&mut self) {
+        self.0.finish(Verdict::Unknown(Limit::Interrupted));
+    }
 }
 
 /// The search and its probes (see [`drive`]).
@@ -703,13 +723,13 @@ fn drive_search(game: &Game, limits: &Limits, dfs: &mut Searcher, probes: bool) 
         let budget = probe.min(
             limits
                 .max_nodes
-                .map_or(u64::MAX, |n| n.saturating_sub(dfs.stats.nodes)),
+                .map_or(u64::MAX, |n| n.saturating_sub(dfs.total_nodes())),
         );
         // The probe takes at most a quarter of the memory, and never more
         // than the exhaustive search leaves now: its table may later grow
         // into what a probe used (a probe's memory is freed when it ends).
         let probe_memory = (limits.max_memory / 4).min(limits.max_memory.saturating_sub(
-            dfs.table.read().bytes() + dfs.path_budget + dfs.reserved + dfs.others_budget(),
+            dfs.table_share() + dfs.path_budget + dfs.reserved + dfs.others_budget(),
         ));
         if probe_memory < MIN_PROBE_MEMORY {
             pause = pause.saturating_mul(4);
@@ -731,12 +751,12 @@ fn drive_search(game: &Game, limits: &Limits, dfs: &mut Searcher, probes: bool) 
                 .peak_memory
                 .max(dfs.table.read().bytes() + probe_bytes);
             dfs.stats.elapsed = dfs.before + dfs.start.elapsed();
-            if let Some(out) = after_probe(found, limits, &dfs.stats) {
+            if let Some(out) = after_probe(found, limits, &dfs.stats, dfs.total_nodes()) {
                 return out;
             }
         }
         let found = rollout_phase(limits, dfs, &mut rollouts, pause);
-        if let Some(out) = after_probe(found, limits, &dfs.stats) {
+        if let Some(out) = after_probe(found, limits, &dfs.stats, dfs.total_nodes()) {
             return out;
         }
         pause = pause.saturating_mul(4);
@@ -746,13 +766,17 @@ fn drive_search(game: &Game, limits: &Limits, dfs: &mut Searcher, probes: bool) 
 
 /// The outcome after a probe or a rollout phase that found `found`: WON
 /// with its moves, UNKNOWN if the node limit is reached, or `None` to go
-/// on searching.
-fn after_probe(found: Option<Vec<Move>>, limits: &Limits, stats: &Stats) -> Option<Outcome> {
+/// on searching. `nodes`: the search's nodes, every thread's
+/// ([`Searcher::total_nodes`]).
+fn after_probe(
+    found: Option<Vec<Move>>,
+    limits: &Limits,
+    stats: &Stats,
+    nodes: u64,
+) -> Option<Outcome> {
     let verdict = match found {
         Some(moves) => Verdict::Won(moves),
-        None => Verdict::Unknown(Limit::Nodes(
-            limits.max_nodes.filter(|&n| stats.nodes >= n)?,
-        )),
+        None => Verdict::Unknown(Limit::Nodes(limits.max_nodes.filter(|&n| nodes >= n)?)),
     };
     Some(Outcome {
         verdict,
@@ -805,7 +829,7 @@ fn rollout_phase(
     let r = rollouts.as_mut()?;
     let left = limits
         .max_nodes
-        .map_or(u64::MAX, |n| n.saturating_sub(dfs.stats.nodes));
+        .map_or(u64::MAX, |n| n.saturating_sub(dfs.total_nodes()));
     if left == 0 {
         return None;
     }
@@ -1222,7 +1246,12 @@ impl std::ops::Deref for TblRead<'_> {
 /// thread's would have), and a thread that widens its path takes room
 /// from the table as one thread does, beside the others' budgets. A
 /// cursor being handed over is counted by neither thread for the moment
-/// it takes.
+/// it takes. The best-first probes of the first thread's pauses get only
+/// what the table's budget leaves, as the others go on filling the table
+/// (so in practice none). The probes and rollouts count the other
+/// threads' nodes against the node limit, but do not see the crew stop:
+/// a win another thread finds during a rollout phase ends the search
+/// when the phase ends.
 struct Crew {
     threads: usize,
     pool: Mutex<Pool>,
@@ -2193,6 +2222,24 @@ impl<'g> Searcher<'g> {
         }
     }
 
+    /// The nodes of the whole search: this thread's and what the crew's
+    /// other threads have added ([`Crew::nodes`]).
+    fn total_nodes(&self) -> u64 {
+        self.crew.as_ref().map_or(self.stats.nodes, |c| {
+            c.nodes.load(Ordering::Relaxed) + self.stats.nodes - self.flushed
+        })
+    }
+
+    /// What the table may hold while this thread pauses: what it holds,
+    /// alone; in a crew, whose other threads go on inserting, its budget.
+    fn table_share(&self) -> usize {
+        let table = self.table.read();
+        match self.crew {
+            None => table.bytes(),
+            Some(_) => table.budget_bytes(),
+        }
+    }
+
     /// The path budgets of the crew's other threads (0 alone).
     fn others_budget(&self) -> usize {
         self.crew
@@ -2490,9 +2537,13 @@ impl<'g> Searcher<'g> {
             .as_ref()
             .map_or(0, |c| c.others(&c.path_budget, self.me));
         let memory = self.limits.max_memory - self.reserved - others;
-        let free = memory.saturating_sub(self.table.read().bytes());
-        let want = (2 * path).max(path + (64 << 20)).min(free);
-        if want > path && self.table.get().lower_budget(memory - want) {
+        let mut table = self.table.get();
+        let free = memory.saturating_sub(table.bytes());
+        let threads = crew.as_ref().map_or(1, |c| c.threads);
+        let want = (2 * path).max(path + (64 << 20) / threads).min(free);
+        let widened = want > path && table.lower_budget(memory - want);
+        drop(table);
+        if widened {
             self.path_budget = want;
             if let Some(c) = &crew {
                 c.path_budget[self.me].store(want, Ordering::Relaxed);
@@ -2605,25 +2656,32 @@ impl<'g> Searcher<'g> {
         // is true of it. It is checked only once stored, not at every
         // arrival: most arrivals are table hits (62 % of them on Superior
         // Canfield seed 62), and a hit costs less than the check.
-        let (r, lowered) = {
+        let (r, lowered, covered) = {
+            // One borrow of the table for the insertion, what it lowered
+            // and the fresh cover: in a crew ([`Crew`]) the cover must
+            // have been entered before this position, as with one thread.
             let mut table = self.table.get();
             let r = match &self.open {
                 Some(open) => table.insert_or_replace(key, level, &|k| open.contains_key(&k)),
                 None => table.insert_level(key, level),
             };
-            (r, table.lowered_from().filter(|_| r == Insert::New))
+            // A fresh state stored in another chain ([`fresh_cover`]).
+            // Only a new position asks: its other fingerprint is not worth
+            // computing at a table hit.
+            let covered = r == Insert::New
+                && !self.rebuilding
+                && fresh_cover(self.game, keyed, level).is_some_and(|k| table.contains(k));
+            (
+                r,
+                table.lowered_from().filter(|_| r == Insert::New),
+                covered,
+            )
         };
         let r = if self.rebuilding && r == Insert::Present {
             Insert::New
         } else {
             r
         };
-        // A fresh state stored in another chain ([`fresh_cover`]).
-        // Only a new position asks: its other fingerprint is not worth
-        // computing at a table hit.
-        let covered = r == Insert::New
-            && !self.rebuilding
-            && fresh_cover(self.game, keyed, level).is_some_and(|k| self.table.read().contains(k));
         let r = if covered {
             self.stats.covered += 1;
             Insert::Present

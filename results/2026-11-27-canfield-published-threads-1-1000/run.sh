@@ -1,7 +1,7 @@
 #!/bin/sh
 # Canfield under Solvitaire's rules (--group-moves any --tableau-wrap base:
 # the rules of Blake & Gent's published 71.245 %), seeds 1-1,000, with
-# a08d7a5: every deal at 4 GiB with no node limit, one deal at a time,
+# d4799c0: every deal at 4 GiB with no node limit, one deal at a time,
 # each searched by two threads sharing its table (--threads 2), default
 # search settings otherwise, the machine otherwise idle.
 # Run from the repository root: DEMON=target/release/demon results/2026-11-27-canfield-published-threads-1-1000/run.sh

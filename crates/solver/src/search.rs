@@ -564,16 +564,7 @@ fn drive(
     save: Option<&mut dyn std::io::Write>,
     save_at: &dyn Fn(&Limit) -> bool,
 ) -> Result<Outcome, SolveError> {
-    let mut dfs = Searcher::new(game, limits);
-    dfs.classes = options.tableau_classes;
-    dfs.max_cursors = options.cursors.max(1);
-    dfs.slice = options.slice.max(1);
-    dfs.split_after = options.split_after;
-    dfs.split_doubling = options.split_doubling;
-    dfs.deadlock = options.deadlock;
-    dfs.waste_bound = options.waste_bound;
-    dfs.replace = options.replace_when_full;
-    dfs.stop = options.stop;
+    let mut dfs = Searcher::with_options(game, limits, options);
     if let Some(b) = options.table_bytes {
         if b < dfs.table.read().budget_bytes() {
             dfs.table = Tbl::Own(FingerprintSet::with_budget(b));
@@ -626,15 +617,7 @@ fn drive_crew(game: &Game, limits: &Limits, options: &Options, mut dfs: Searcher
     dfs.crew = Some(crew.clone());
     let helpers: Vec<Searcher> = (1..threads)
         .map(|me| {
-            let mut h = Searcher::new(game, limits);
-            h.classes = dfs.classes;
-            h.max_cursors = dfs.max_cursors;
-            h.slice = dfs.slice;
-            h.split_after = dfs.split_after;
-            h.split_doubling = dfs.split_doubling;
-            h.deadlock = dfs.deadlock;
-            h.waste_bound = dfs.waste_bound;
-            h.stop = dfs.stop;
+            let mut h = Searcher::with_options(game, limits, options);
             h.reserved = dfs.reserved;
             h.dead_cache = crate::deadlock::Chains::with_bytes(answers);
             h.table = Tbl::Shared(table.clone());
@@ -1508,6 +1491,21 @@ impl<'g> Searcher<'g> {
             me: 0,
             flushed: 0,
         }
+    }
+
+    /// A search with the settings of `options`.
+    fn with_options(game: &'g Game, limits: &Limits, options: &Options) -> Searcher<'g> {
+        let mut dfs = Searcher::new(game, limits);
+        dfs.classes = options.tableau_classes;
+        dfs.max_cursors = options.cursors.max(1);
+        dfs.slice = options.slice.max(1);
+        dfs.split_after = options.split_after;
+        dfs.split_doubling = options.split_doubling;
+        dfs.deadlock = options.deadlock;
+        dfs.waste_bound = options.waste_bound;
+        dfs.replace = options.replace_when_full;
+        dfs.stop = options.stop;
+        dfs
     }
 
     /// Searches until decided, stopped by a limit, or `pause_at` nodes have

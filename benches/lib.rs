@@ -2,7 +2,7 @@
 //! Each set pins the verdict counts it must reproduce, so a benchmark can
 //! never report a speed-up that came from a wrong answer.
 
-use demon_core::rules::{EmptySpace, GroupMoves};
+use demon_core::rules::{EmptySpace, GroupMoves, TableauWrap};
 use demon_core::{GameKind, Reading, RuleOverrides, Rules};
 
 /// A named set of native seeds under one rule set, with the expected number
@@ -21,7 +21,19 @@ pub fn sets() -> Vec<DealSet> {
         empty_space: Some(EmptySpace::ReserveThenAny),
         ..Default::default()
     };
+    let solvitaire = RuleOverrides {
+        group_moves: Some(GroupMoves::Any),
+        tableau_wrap: Some(TableauWrap::AtBase),
+        ..Default::default()
+    };
     vec![
+        DealSet {
+            name: "canfield (Solvitaire's rules) seeds 41-60",
+            rules: Rules::resolve(GameKind::Canfield, Reading::Standard, &solvitaire).unwrap(),
+            seeds: 41..=60,
+            won: 14,
+            lost: 6,
+        },
         DealSet {
             name: "canfield (any, reserve-then-any) seeds 1-40",
             rules: Rules::resolve(GameKind::Canfield, Reading::Standard, &published).unwrap(),

@@ -2,8 +2,9 @@
 //! counts, and prints time, nodes per second and bytes per stored position
 //! (peak search memory over positions stored, for the set's largest search:
 //! 16-byte entries plus the table's free slots and the search path), with
-//! the search options `demon solve` uses for the set's rules.
-//! Run with `cargo bench -p demon-benches`.
+//! the search options `demon solve` uses for the set's rules, searched by
+//! one thread and then by two ([`Options::threads`]; `seconds` are wall
+//! time). Run with `cargo bench -p demon-benches`.
 
 use std::time::Instant;
 
@@ -18,10 +19,14 @@ fn main() {
         timeout: None,
     };
     println!(
-        "{:<48} {:>6} {:>6} {:>9} {:>9} {:>12} {:>10}",
-        "set", "won", "lost", "total s", "mean s", "nodes/s", "B/position"
+        "{:<48} {:>7} {:>6} {:>6} {:>9} {:>9} {:>12} {:>10}",
+        "set", "threads", "won", "lost", "total s", "mean s", "nodes/s", "B/position"
     );
-    for set in sets() {
+    for (set, threads) in sets().iter().flat_map(|s| [(s, 1), (s, 2)]) {
+        let options = Options {
+            threads,
+            ..Options::for_rules(&set.rules)
+        };
         let (mut won, mut lost) = (0, 0);
         let mut nodes = 0u64;
         // The deal that stored the most positions, for bytes per position.
@@ -32,7 +37,7 @@ fn main() {
                 &set.rules,
                 &Source::Native(seed).layout(&set.rules),
                 &limits,
-                &Options::for_rules(&set.rules),
+                &options,
             )
             .expect("solve");
             match out.verdict {
@@ -48,8 +53,9 @@ fn main() {
         let secs = t.elapsed().as_secs_f64();
         let n = set.seeds.clone().count() as f64;
         println!(
-            "{:<48} {:>6} {:>6} {:>9.3} {:>9.4} {:>12.0} {:>10}",
+            "{:<48} {:>7} {:>6} {:>6} {:>9.3} {:>9.4} {:>12.0} {:>10}",
             set.name,
+            threads,
             won,
             lost,
             secs,

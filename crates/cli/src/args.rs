@@ -179,7 +179,7 @@ pub struct RunOpts {
     /// Solve only the I-th of N interleaved slices of the seeds (1 <= I <= N).
     #[arg(long, value_name = "I/N", value_parser = parse_shard, help_heading = "Deals")]
     pub shard: Option<demon_batch::Shard>,
-    /// Deals solved at once (default: one per core).
+    /// Deals solved at once (default: one per core, or one per --threads cores).
     #[arg(long, short = 'j', value_name = "N", help_heading = "Deals")]
     pub jobs: Option<usize>,
 }

@@ -212,7 +212,11 @@ impl<'a> RunArgs<'a> {
         let n = match self.jobs {
             Some(0) => bail!("--jobs 0: give at least 1"),
             Some(n) => n,
-            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            // One thread per core: each deal takes --threads of them.
+            None => {
+                let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+                (cores / self.limits.threads as usize).max(1)
+            }
         };
         Ok(n)
     }

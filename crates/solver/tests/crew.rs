@@ -3,25 +3,12 @@
 //! and every limit stopping all of them. (The differential tests compare
 //! two threads with the reference search on small deals of every game.)
 
-use demon_core::replay::replay;
-use demon_core::rules::{GroupMoves, TableauWrap};
-use demon_core::{GameKind, Reading, RuleOverrides, Rules, Source};
-use demon_solver::{solve_with, Limit, Limits, Options, Outcome, Verdict};
+mod common;
 
-/// Canfield under Solvitaire's rules (`--group-moves any --tableau-wrap
-/// base`), whose seeds 1-1,000 are recorded under `results/`.
-fn published() -> Rules {
-    Rules::resolve(
-        GameKind::Canfield,
-        Reading::Standard,
-        &RuleOverrides {
-            group_moves: Some(GroupMoves::Any),
-            tableau_wrap: Some(TableauWrap::AtBase),
-            ..Default::default()
-        },
-    )
-    .unwrap()
-}
+use common::published;
+use demon_core::replay::replay;
+use demon_core::{Rules, Source};
+use demon_solver::{solve_with, Limit, Limits, Options, Outcome, Verdict};
 
 fn limits(max_nodes: Option<u64>) -> Limits {
     Limits {

@@ -4,8 +4,9 @@
 //! on real deals of one and two decks, lost, won and stopped by a limit,
 //! with one search path and with many.
 
-use demon_core::rules::{GroupMoves, TableauWrap};
-use demon_core::{GameKind, Reading, RuleOverrides, Rules, Source};
+mod common;
+
+use demon_core::{GameKind, Reading, Rules, Source};
 use demon_solver::{solve_with, Limits, Options, Outcome, Verdict};
 
 fn outcome(rules: &Rules, seed: u64, recent: bool, cursors: usize) -> Outcome {
@@ -24,16 +25,7 @@ fn outcome(rules: &Rules, seed: u64, recent: bool, cursors: usize) -> Outcome {
 
 #[test]
 fn the_same_search_with_and_without() {
-    let published = Rules::resolve(
-        GameKind::Canfield,
-        Reading::Standard,
-        &RuleOverrides {
-            group_moves: Some(GroupMoves::Any),
-            tableau_wrap: Some(TableauWrap::AtBase),
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let published = common::published();
     let preset = |g: GameKind| g.preset(Reading::Standard).unwrap();
     let (mut won, mut lost, mut unknown, mut hits) = (0, 0, 0, 0u64);
     for (rules, seeds) in [

@@ -284,3 +284,19 @@ pub fn playouts(
         }
     }
 }
+
+/// Canfield under Solvitaire's rules (`--group-moves any --tableau-wrap
+/// base`), whose seeds 1-1,000 are recorded under `results/`.
+#[allow(dead_code)] // not every test file uses it
+pub fn published() -> Rules {
+    Rules::resolve(
+        GameKind::Canfield,
+        Reading::Standard,
+        &RuleOverrides {
+            group_moves: Some(GroupMoves::Any),
+            tableau_wrap: Some(TableauWrap::AtBase),
+            ..Default::default()
+        },
+    )
+    .unwrap()
+}

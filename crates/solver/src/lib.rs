@@ -15,7 +15,6 @@ pub mod deadlock;
 pub mod key;
 pub mod moves;
 pub mod probe;
-pub mod recent;
 pub mod reference;
 pub mod rollout;
 pub mod search;

@@ -55,7 +55,6 @@ use crate::moves::{
     generate, generate_onto, independent, play_safe_moves, touches_tableau_only, Gen, SMove,
 };
 use crate::probe::{best_first, Weights};
-use crate::recent::{state_hash, Recent};
 use crate::rollout::Rollouts;
 use crate::table::{FingerprintSet, Insert};
 
@@ -286,12 +285,6 @@ pub struct Options {
     /// deep search path needs memory the table holds, the table shrinks,
     /// forgetting positions, to give it room ([`Searcher::shrink_table`]).
     pub replace_when_full: bool,
-    /// Answer a position met again exactly as a recent one from a small
-    /// cache of the states met lately ([`crate::recent`]), before its
-    /// class, fingerprint and table probe (on by default): the same
-    /// search, in less time; off, for comparison (the cache's memory is
-    /// counted either way).
-    pub recent: bool,
     /// Threads that search the deal together, sharing one table
     /// ([`Crew`]); 1 (the default) is the search of one thread. With more,
     /// which positions are searched, and when, depends on how the threads
@@ -393,7 +386,6 @@ impl Default for Options {
             rollouts: true,
             probes: true,
             replace_when_full: false,
-            recent: true,
             threads: 1,
             table_bytes: None,
             stop: None,
@@ -681,19 +673,6 @@ struct StopOnUnwind<'a>(&'a Crew);
 impl Drop for StopOnUnwind<'_> {
     fn drop(&mut self) {
         self.0.finish(Verdict::Unknown(Limit::Interrupted));
-    }
-}
-
-/// Bytes for the states met lately ([`crate::recent`]): 1 MiB (65,536
-/// states) from a memory limit of 256 MiB up, none below. Small limits
-/// go without: there the bytes would move where the paths widen and the
-/// table forgets, which the tests at 1 to 64 MiB pin, for a search that
-/// is short anyway.
-fn recent_bytes(max_memory: usize) -> usize {
-    if max_memory >= 256 << 20 {
-        1 << 20
-    } else {
-        0
     }
 }
 
@@ -1090,11 +1069,6 @@ struct Searcher<'g> {
     deadlock: bool,
     /// What the dead-end test reuses between positions.
     dead_cache: crate::deadlock::Chains,
-    /// The states this search met lately ([`crate::recent`]), while
-    /// `recent_on`: cleared and turned off when the table starts to
-    /// forget.
-    recent: Recent,
-    recent_on: bool,
     /// [`Options::waste_bound`].
     waste_bound: bool,
     /// Memory kept for the rollouts ([`rollout_bytes`]) from the start,
@@ -1487,8 +1461,6 @@ impl<'g> Searcher<'g> {
             deadlock: false,
             // A 64th of the memory at most, for dead-end answers.
             dead_cache: crate::deadlock::Chains::with_bytes(memory / 64),
-            recent: Recent::with_bytes(recent_bytes(memory)),
-            recent_on: recent_bytes(memory) > 0,
             waste_bound: false,
             reserved: 0,
             arena: Vec::new(),
@@ -1533,7 +1505,6 @@ impl<'g> Searcher<'g> {
         dfs.waste_bound = options.waste_bound;
         dfs.replace = options.replace_when_full;
         dfs.stop = options.stop;
-        dfs.recent_on &= options.recent;
         dfs
     }
 
@@ -1682,13 +1653,6 @@ impl<'g> Searcher<'g> {
         }
     }
 
-    /// The table starts to forget positions: a state met lately may no
-    /// longer be in it, so the states met lately are no longer kept.
-    fn forgets(&mut self) {
-        self.recent.clear();
-        self.recent_on = false;
-    }
-
     /// Counts a new frame of position `key` among the open ones (once
     /// the table forgets positions: [`Searcher::open`]).
     fn hold(&mut self, key: u128) {
@@ -1732,7 +1696,6 @@ impl<'g> Searcher<'g> {
         match self.enter(st) {
             Enter::Full if self.replace && self.open.is_none() => {
                 self.open = Some(self.open_positions(stack));
-                self.forgets();
                 // Its safe moves are counted again.
                 self.stats.auto_moves -= self.last_autos as u64;
                 self.enter(st)
@@ -2547,7 +2510,6 @@ impl<'g> Searcher<'g> {
             )
             + CLASS_CAP * std::mem::size_of::<class::Member>()
             + self.dead_cache.bytes()
-            + self.recent.bytes()
             + self
                 .open
                 .as_ref()
@@ -2604,7 +2566,6 @@ impl<'g> Searcher<'g> {
         if self.open.is_none() {
             // The positions the table must keep; counted in the path.
             self.open = Some(self.open_positions(stack));
-            self.forgets();
         }
         let path = self.path_bytes(stack.capacity());
         let want = (2 * path).max(path + (64 << 20).min(memory / 8));
@@ -2677,23 +2638,6 @@ impl<'g> Searcher<'g> {
         if self.game.is_won(st) {
             return Enter::Won;
         }
-        // A state met lately is a table hit ([`crate::recent`]); not while
-        // a saved path is rebuilt, where a hit is entered all the same.
-        let recent = self.recent_on && !self.rebuilding;
-        let rh = if recent {
-            let h = state_hash(st);
-            if self.recent.contains(h) {
-                while self.autos.len() > a0 {
-                    let (m, u) = self.autos.pop().expect("len checked");
-                    self.game.undo(st, m, u);
-                }
-                self.stats.hits += 1;
-                return Enter::Seen;
-            }
-            h
-        } else {
-            0
-        };
         let form = if self.classes {
             self.class.form(self.game, st, &mut self.canon)
         } else {
@@ -2755,19 +2699,12 @@ impl<'g> Searcher<'g> {
                 return Enter::Full;
             }
             // Seen before, or lost: either way explored, with nothing found.
-            if recent {
-                self.recent.insert(rh);
-            }
             if dead {
                 self.stats.dead += 1;
             } else {
                 self.stats.hits += 1;
             }
             return Enter::Seen;
-        }
-        // Stored now: met again, it is a hit.
-        if recent {
-            self.recent.insert(rh);
         }
         let start = self.arena.len();
         let members_start = self.members.len();

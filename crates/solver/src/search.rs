@@ -1516,10 +1516,12 @@ impl<'g> Searcher<'g> {
         let r = self.search_inner(&mut st, &mut stack, pause_at);
         self.st = st;
         self.stack = stack;
-        self.stats.stored = self.table.read().len() as u64;
-        self.stats.replaced = self.table.read().replaced();
+        let table = self.table.read();
+        self.stats.stored = table.len() as u64;
+        self.stats.replaced = table.replaced();
+        self.stats.peak_memory = self.stats.peak_memory.max(table.bytes());
+        drop(table);
         self.stats.elapsed = self.before + self.start.elapsed();
-        self.stats.peak_memory = self.stats.peak_memory.max(self.table.read().bytes());
         r
     }
 
@@ -2531,10 +2533,7 @@ impl<'g> Searcher<'g> {
         // one thread widens at a time.
         let crew = self.crew.clone();
         let _one = crew.as_ref().map(|c| lock(&c.widening));
-        let others = crew
-            .as_ref()
-            .map_or(0, |c| c.others(&c.path_budget, self.me));
-        let memory = self.limits.max_memory - self.reserved - others;
+        let memory = self.limits.max_memory - self.reserved - self.others_budget();
         let mut table = self.table.get();
         let free = memory.saturating_sub(table.bytes());
         let threads = crew.as_ref().map_or(1, |c| c.threads);
@@ -2588,11 +2587,7 @@ impl<'g> Searcher<'g> {
     fn over_limit(&mut self, stack: &Vec<Frame>) -> Option<Limit> {
         let frames = stack.capacity();
         if let Some(n) = self.limits.max_nodes {
-            let crew = self
-                .crew
-                .as_ref()
-                .map_or(0, |c| c.nodes.load(Ordering::Relaxed));
-            if crew + self.stats.nodes - self.flushed >= n {
+            if self.total_nodes() >= n {
                 return Some(Limit::Nodes(n));
             }
         }

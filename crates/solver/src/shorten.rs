@@ -69,7 +69,8 @@ pub fn shorten(rules: &Rules, layout: &Layout, moves: &[Move]) -> Vec<Move> {
             }
         }
         if cur.len() <= PAIRS_UP_TO {
-            // `at`: the table after cur[..i]; `mid`, after cur[..j].
+            // `at`: the table after cur[..i]; `mid`, after cur[..j]
+            // without cur[i].
             let mut at = deal.clone();
             let mut i = 0;
             while i < cur.len() {

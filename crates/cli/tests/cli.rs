@@ -273,9 +273,10 @@ fn a_full_table_can_forget_positions() {
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["verdict"], "lost");
-    // As in the solver's regression test (134,225 before a state kept its
+    // As in the solver's regression test (137,333 when a growing table
+    // dropped what its positions cost; 134,225 before a state kept its
     // piles' run lengths).
-    assert_eq!(v["stats"]["positions_forgotten"], 137_333);
+    assert_eq!(v["stats"]["positions_forgotten"], 135_907);
     assert_eq!(v["stats"]["table_shrinks"], 0);
     assert!(v["stats"]["peak_memory_bytes"].as_u64().unwrap() <= 1 << 20);
 }

@@ -7,11 +7,16 @@
 //! moves an old one to its other bucket, and so on, up to [`MAX_KICKS`]
 //! moves). Such a table fills to 93-97 % before an insertion first
 //! fails, against 90 % for the linear probing it replaced: a search's
-//! table under a 4 GiB limit holds 204.6 M positions (17.1 bytes each,
-//! the recent cache included) against 196.3 M (17.8 bytes).
+//! table under a 4 GiB limit held 204.6 M positions (17.1 bytes each,
+//! the recent cache included) against 196.3 M (17.8 bytes), measured
+//! before the table grew in place.
 //! The table starts small and doubles, and last grows to what the budget
 //! leaves beside the old array. It never grows past its byte budget,
-//! counting the old and the new array both alive while it grows. When it
+//! counting the old and the new array both alive while it grows, which
+//! they are only where the table cannot grow in place
+//! ([`FingerprintSet::grow`]); in place, the old array's share pays for
+//! the entries put aside while it grows and for the pages faulted in
+//! ahead of a growth. When it
 //! is full the search stops UNKNOWN, never out of memory, unless it was
 //! asked to replace entries ([`FingerprintSet::insert_or_replace`]).
 //!
@@ -163,7 +168,7 @@ pub struct FingerprintSet {
     lowered: Option<u8>,
     len: usize,
     /// Bytes the bucket array may take, counting the old and the new array
-    /// both alive while it grows.
+    /// both alive while it grows (see the module comment).
     budget: usize,
     /// Entries overwritten by [`Self::insert_or_replace`].
     replaced: u64,
@@ -250,7 +255,7 @@ fn full(e: u128, b: usize, nb: usize) -> u128 {
     ((h as u128) << 64) | (e & u64::MAX as u128)
 }
 
-/// Tables from this size up ask for huge pages.
+/// Tables from this size up ask for huge pages ([`advise_huge`]).
 const HUGE_FROM: usize = 8 << 20;
 
 /// A bucket array of `n` empty buckets. A large one asks the kernel to
@@ -272,22 +277,31 @@ fn buckets(n: usize, cap: usize) -> Vec<Bucket> {
     if cap <= n || v.try_reserve_exact(cap).is_err() {
         v = Vec::with_capacity(n);
     }
-    if v.capacity() * BUCKET >= HUGE_FROM {
-        advise_huge(v.as_mut_ptr().cast(), v.capacity() * BUCKET);
-    }
+    advise_huge(&mut v, n);
     v.resize(n, Bucket::default());
     v
 }
 
+/// Asks for huge pages for the first `n` buckets of `v`'s allocation
+/// (its length or capacity, or less), if they make a large table: only
+/// the huge pages wholly inside them, so that no page the table does not
+/// count ([`FingerprintSet::bytes`]) is backed, as a huge page reaching
+/// past them would be. Asked again as the table grows (the advice is kept
+/// where it was given).
 #[cfg(target_os = "linux")]
-fn advise_huge(p: *mut u8, len: usize) {
+fn advise_huge(v: &mut Vec<Bucket>, n: usize) {
     const HUGE: usize = 2 << 20;
-    let start = (p as usize).next_multiple_of(HUGE);
-    let end = (p as usize + len) / HUGE * HUGE;
+    debug_assert!(n <= v.capacity());
+    if n * BUCKET < HUGE_FROM {
+        return;
+    }
+    let p = v.as_mut_ptr() as usize;
+    let start = p.next_multiple_of(HUGE);
+    let end = (p + n * BUCKET) / HUGE * HUGE;
     if end > start {
-        // SAFETY: [start, end) lies inside the allocation just made
-        // (`len` bytes from `p`), and the advice only changes how the
-        // kernel backs those pages, not their contents or validity.
+        // SAFETY: [start, end) lies inside `v`'s allocation (`n` buckets
+        // from `p`, within its capacity), and the advice only changes how
+        // the kernel backs those pages, not their contents or validity.
         unsafe {
             libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
         }
@@ -295,11 +309,12 @@ fn advise_huge(p: *mut u8, len: usize) {
 }
 
 #[cfg(not(target_os = "linux"))]
-fn advise_huge(_: *mut u8, _: usize) {}
+fn advise_huge(_: &mut Vec<Bucket>, _: usize) {}
 
 /// Gives back to the system the pages of `v`'s spare capacity (whole
 /// pages only), which must never be read again without being written:
-/// the table only ever truncates an array it has shrunk.
+/// the table reads no bucket past its length, and growing in place
+/// writes the new buckets ([`Vec::resize`]) before it reads them.
 #[cfg(target_os = "linux")]
 fn release_tail(v: &mut Vec<Bucket>) {
     const PAGE: usize = 4096;
@@ -349,8 +364,9 @@ fn populate(start: usize, len: usize) {
     if e > s {
         // SAFETY: [s, e) lies inside an allocation the table holds until
         // it has joined this thread, past the part it uses; the advice
-        // only backs the pages (contents unchanged: still zero, never
-        // written), it never unmaps or moves them.
+        // only backs the pages (their contents unchanged; the table
+        // writes them before it reads them), it never unmaps or moves
+        // them.
         unsafe {
             libc::madvise(s as *mut libc::c_void, e - s, libc::MADV_POPULATE_WRITE);
         }
@@ -503,6 +519,7 @@ impl FingerprintSet {
         if self.backed > self.next_size().unwrap_or(0).max(self.buckets.len()) {
             self.join_ahead();
             release_tail(&mut self.buckets);
+            self.locator.set(&self.buckets);
             self.backed = self.buckets.len();
         }
         true
@@ -531,15 +548,28 @@ impl FingerprintSet {
         let Some(m) = self.next_size() else {
             return;
         };
-        if m > self.buckets.capacity() || (m - n) * BUCKET < AHEAD_FROM || self.ahead.is_some() {
+        if !cfg!(target_os = "linux")
+            || m > self.buckets.capacity()
+            || (m - n) * BUCKET < AHEAD_FROM
+            || self.ahead.is_some()
+        {
             return;
         }
+        // The pages come in as huge pages where the table's are.
+        advise_huge(&mut self.buckets, m);
         let (start, len) = (
             self.buckets.as_ptr() as usize + n * BUCKET,
             (m - n) * BUCKET,
         );
-        self.backed = m;
-        self.ahead = Some((std::thread::spawn(move || populate(start, len)), m));
+        // Where the system refuses a thread, the growth faults the pages
+        // in itself, as without this.
+        let thread = std::thread::Builder::new()
+            .name("demon-table-pages".into())
+            .spawn(move || populate(start, len));
+        if let Ok(h) = thread {
+            self.backed = m;
+            self.ahead = Some((h, m));
+        }
     }
 
     /// Waits for the thread faulting pages in, if there is one.
@@ -828,7 +858,6 @@ impl FingerprintSet {
         }
         self.join_ahead();
         self.buckets.truncate(m);
-        self.locator.set(&self.buckets);
         // Not `shrink_to_fit`: for an array aligned to 64 bytes the system
         // allocator's realloc is a new allocation and a copy, both arrays
         // alive (Chameleon seed 254 at 4 GiB peaked at 5.6 GB so). The
@@ -836,6 +865,7 @@ impl FingerprintSet {
         // stays reserved, never touched again (the table never grows after
         // a shrink).
         release_tail(&mut self.buckets);
+        self.locator.set(&self.buckets);
         self.budget = m * BUCKET;
         self.backed = m;
         self.len = self
@@ -987,6 +1017,7 @@ impl FingerprintSet {
             self.locator.set(&self.buckets);
             return;
         }
+        advise_huge(&mut self.buckets, m);
         self.buckets.resize(m, Bucket::default());
         self.locator.set(&self.buckets);
         // (fingerprint, entry) of the entries put aside.
@@ -1160,20 +1191,83 @@ mod tests {
             let l = t.locator();
             let where_ = |l: &Locator| (l.at.load(Relaxed), l.buckets.load(Relaxed));
             assert_eq!(where_(&l), (t.buckets.as_ptr() as usize, t.buckets.len()));
-            assert_eq!(t.len(), all.len());
-            for (i, &(x, level)) in all.iter().enumerate() {
-                let (b, s) = t.find(x).expect("kept");
-                let e = t.buckets[b].0[s];
-                let c = if i % 7 == 0 { cost(x) } else { 0 };
-                assert_eq!((level_of(e), (e >> COST_SHIFT) as u8 & 3), (level, c));
-            }
+            kept(&mut t, &all, |i, x| if i % 7 == 0 { cost(x) } else { 0 });
         }
+    }
+
+    /// Every position of `all` (fingerprint, level) is stored once, with
+    /// its level and the cost `cost(i, x)`, in its first bucket or in its
+    /// second only when its first is full (what `place` relies on), and
+    /// nothing else is stored.
+    fn kept(t: &mut FingerprintSet, all: &[(u128, u8)], cost: impl Fn(usize, u128) -> u8) {
+        assert_eq!(t.len(), all.len());
+        let nb = t.buckets.len();
+        let used: usize = t
+            .buckets
+            .iter()
+            .map(|b| b.0.iter().filter(|&&e| e != 0).count())
+            .sum();
+        assert_eq!(used, all.len());
+        for (i, &(x, level)) in all.iter().enumerate() {
+            let (b, s) = t.find(x).expect("kept");
+            let e = t.buckets[b].0[s];
+            assert_eq!(
+                (level_of(e), (e >> COST_SHIFT) as u8 & 3),
+                (level, cost(i, x))
+            );
+            if e & SECOND != 0 {
+                assert!(t.buckets[home(x, nb)].0.iter().all(|&s| s != 0));
+            }
+            assert_eq!(t.insert_level(x, level), Insert::Present);
+        }
+    }
+
+    /// Growing in place by any factor the sizes take (a last jump can be
+    /// from a quarter more to eightfold) keeps every position where
+    /// lookups find it, with its level and cost.
+    #[test]
+    fn growing_in_place_by_any_factor() {
+        let mut t = FingerprintSet::with_budget(96 << 20);
+        let at = t.buckets.as_ptr();
+        let (mut x, mut all) = (5u128, Vec::new());
+        // 70 % of 4,096 buckets: short of a growth.
+        while all.len() < 11_500 {
+            x = next(x);
+            let level = (x >> 9) as u8 % 7;
+            assert_eq!(t.insert_level(x, level), Insert::New);
+            t.mark(x, (x >> 20) as u8 % 4);
+            all.push((x, level));
+        }
+        assert_eq!(t.buckets.len(), 4096);
+        for m in [5120, 7680, 23_040, 149_760] {
+            t.grow(m);
+            assert_eq!((t.buckets.len(), t.buckets.as_ptr()), (m, at));
+            kept(&mut t, &all, |_, x| (x >> 20) as u8 % 4);
+        }
+    }
+
+    /// Pages faulted in ahead for a growth go back when the budget is
+    /// lowered below that growth, and stop counting.
+    #[test]
+    fn a_lowered_budget_gives_back_pages_faulted_in_ahead() {
+        let mut t = FingerprintSet::with_budget(96 << 20);
+        let mut x = 11u128;
+        while t.ahead.is_none() {
+            x = next(x);
+            assert_eq!(t.insert(x), Insert::New);
+        }
+        let array = t.buckets.len() * BUCKET + RECENT_BYTES;
+        assert_eq!(t.bytes(), 2 * array - RECENT_BYTES);
+        assert!(t.lower_budget(array + BUCKET));
+        assert!(t.ahead.is_none() && t.next_size().is_none());
+        assert_eq!(t.bytes(), array);
+        assert!(t.budget_bytes() <= array + BUCKET);
     }
 
     /// The last growth takes what the budget leaves beside the old array,
     /// jumping from the size that ends largest, so most of the budget ends
     /// as table; and the table fills to 94 % of it or more before it is full
-    /// (93.5-95.1 % over seeds 1-7).
+    /// (93.5-94.8 % over seeds 1-7).
     #[test]
     fn large_budgets_are_mostly_table() {
         let budget = 90 << 20;

@@ -179,8 +179,8 @@ pub struct FingerprintSet {
     /// counted in the budget).
     trail: Vec<(usize, usize, u128)>,
     /// The thread faulting in the pages of the next size ahead of growth
-    /// ([`Self::fault_in_ahead`]), and that size in buckets.
-    ahead: Option<(std::thread::JoinHandle<()>, usize)>,
+    /// ([`Self::fault_in_ahead`]); `backed` is the size it faults in for.
+    ahead: Option<std::thread::JoinHandle<()>>,
     /// The array's pages up to this many buckets may be backed (the
     /// array, or the part faulted in ahead): what [`Self::bytes`] counts.
     backed: usize,
@@ -379,15 +379,7 @@ fn populate(_: usize, _: usize) {}
 /// Asks the processor to start loading `b`'s cache line.
 #[inline]
 fn prefetch(b: &Bucket) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is only a hint; `b` is a valid reference.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-            (b as *const Bucket).cast(),
-        );
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = b;
+    prefetch_at(b as *const Bucket as usize);
 }
 
 /// Where an insertion found or put its key.
@@ -568,13 +560,13 @@ impl FingerprintSet {
             .spawn(move || populate(start, len));
         if let Ok(h) = thread {
             self.backed = m;
-            self.ahead = Some((h, m));
+            self.ahead = Some(h);
         }
     }
 
     /// Waits for the thread faulting pages in, if there is one.
     fn join_ahead(&mut self) {
-        if let Some((h, _)) = self.ahead.take() {
+        if let Some(h) = self.ahead.take() {
             // It only asks the kernel; a panic there would be a bug in
             // the standard library.
             h.join().expect("faulting pages in");

@@ -56,7 +56,7 @@ use crate::moves::{
 };
 use crate::probe::{best_first, Weights};
 use crate::rollout::Rollouts;
-use crate::table::{FingerprintSet, Insert, Locator};
+use crate::table::{Alone, FingerprintSet, Insert, Locator, Quick, SharedTable};
 
 /// What may stop a search before it decides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -612,7 +612,7 @@ fn drive_crew(game: &Game, limits: &Limits, options: &Options, mut dfs: Searcher
         unreachable!("a new search has its own table")
     };
     let locator = table.locator();
-    let table = Arc::new(Mutex::new(table));
+    let table = Arc::new(SharedTable::new(table, threads));
     let crew = Arc::new(Crew::new(threads, path));
     dfs.table = Tbl::Shared(table.clone());
     dfs.locator = Some(locator.clone());
@@ -663,7 +663,7 @@ fn drive_crew(game: &Game, limits: &Limits, options: &Options, mut dfs: Searcher
     for h in &helper_stats {
         stats.absorb(h);
     }
-    stats.stored = lock(&table).len() as u64;
+    stats.stored = table.alone().len() as u64;
     let verdict = lock(&crew.verdict).take().expect("every thread finished");
     Outcome { verdict, stats }
 }
@@ -1137,37 +1137,38 @@ struct Searcher<'g> {
 }
 
 /// The position table: the search's own, or one that the threads of a
-/// crew ([`Crew`]) share, each operation under its lock.
+/// crew ([`Crew`]) share: an arrival looks up and stores its position
+/// without a lock, anything else takes the table alone ([`SharedTable`]).
 enum Tbl {
     Own(FingerprintSet),
-    Shared(Arc<Mutex<FingerprintSet>>),
+    Shared(Arc<SharedTable>),
 }
 
 /// The table, borrowed for one operation (or a few that must see one
 /// another: an insertion and what it lowered).
 enum TblGuard<'a> {
     Own(&'a mut FingerprintSet),
-    Shared(MutexGuard<'a, FingerprintSet>),
+    Shared(Alone<'a>),
 }
 
 /// The table, borrowed to read.
 enum TblRead<'a> {
     Own(&'a FingerprintSet),
-    Shared(MutexGuard<'a, FingerprintSet>),
+    Shared(Alone<'a>),
 }
 
 impl Tbl {
     fn get(&mut self) -> TblGuard<'_> {
         match self {
             Tbl::Own(t) => TblGuard::Own(t),
-            Tbl::Shared(t) => TblGuard::Shared(lock(t)),
+            Tbl::Shared(t) => TblGuard::Shared(t.alone()),
         }
     }
 
     fn read(&self) -> TblRead<'_> {
         match self {
             Tbl::Own(t) => TblRead::Own(t),
-            Tbl::Shared(t) => TblRead::Shared(lock(t)),
+            Tbl::Shared(t) => TblRead::Shared(t.alone()),
         }
     }
 }
@@ -1210,8 +1211,10 @@ impl std::ops::Deref for TblRead<'_> {
 /// The threads that search one deal together ([`Options::threads`]).
 ///
 /// Each thread runs a [`Searcher`] of its own (its paths, cursors, class
-/// finder and caches) over one shared table, each table operation under
-/// the table's lock. A thread out of work waits for a cursor that another
+/// finder and caches) over one shared table ([`SharedTable`]): an arrival
+/// finds or stores its position with one compare-and-swap on a slot, and
+/// anything more (moving entries, growing, the counts and the budget) is
+/// done by a thread that has the table alone. A thread out of work waits for a cursor that another
 /// hands over at the end of one of its turns ([`Searcher::donate`]); the
 /// search is over (LOST) when every thread waits and none is handed over.
 /// The first verdict a thread reaches (won, or a limit) stops them all.
@@ -1221,9 +1224,13 @@ impl std::ops::Deref for TblRead<'_> {
 /// turn. The argument never used the order in which cursors run: it needs
 /// that every move listed at a stored position is explored by some cursor
 /// before LOST, and that a position found in the table was entered
-/// before. The lock orders all entries in one sequence, so "entered
-/// before" is well defined, and a position entered by one thread and met
-/// by another is a table hit like any other, explored by the first. The
+/// before. Each position is stored once, by one arrival (the slot's
+/// compare-and-swap, or the table held alone, decides which: see
+/// `table::shared`), so "entered before" is well defined, and a position
+/// entered by one thread and met by another is a table hit like any
+/// other, explored by the first. A fresh cover ([`fresh_cover`]) is asked
+/// for before the position is stored, so a cover found was entered
+/// before it, as with one thread. The
 /// sleep sets ([`Searcher::sleep`]) compare siblings of one frame, which
 /// one cursor, on one thread at a time, explores in order, and their
 /// induction is on entry time. A cursor handed over carries its frames
@@ -2656,10 +2663,23 @@ impl<'g> Searcher<'g> {
         // arrival: most arrivals are table hits (62 % of them on Superior
         // Canfield seed 62), and a hit costs less than the check.
         if let Some(l) = &self.locator {
-            // Fetched while this thread waits for the lock.
+            // Fetched while this thread passes the table's gate.
             l.prefetch(key);
         }
-        let (r, lowered, covered) = {
+        // In a crew, most arrivals need no lock ([`SharedTable::enter`]),
+        // which asks for the cover before it stores the position.
+        let quick = match (&self.table, &self.open, self.rebuilding) {
+            (Tbl::Shared(t), None, false) => {
+                t.enter(self.me, key, level, || fresh_cover(self.game, keyed, level))
+            }
+            _ => None,
+        };
+        let (r, lowered, covered) = if let Some(q) = quick {
+            match q {
+                Quick::Present => (Insert::Present, None, false),
+                Quick::New { lowered, covered } => (Insert::New, lowered, covered),
+            }
+        } else {
             // One borrow of the table for the insertion, what it lowered
             // and the fresh cover: in a crew ([`Crew`]) the cover must
             // have been entered before this position, as with one thread.

@@ -57,6 +57,9 @@
 //! entries than its own (another position with the same low 116 bits),
 //! which only keeps more.
 
+mod shared;
+pub use shared::{Alone, Quick, SharedTable};
+
 /// Outcome of an insertion.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Insert {
@@ -106,10 +109,11 @@ const RECENT: usize = 1 << 14;
 const RECENT_ENTRY: usize = ENTRY + 1;
 
 /// Where a table's bucket array lies and how many buckets it has, kept
-/// up to date by the table and readable without its lock: a crew's thread
+/// up to date by the table and readable at any time: a crew's thread
 /// ([`crate::search`]) asks the processor to fetch a position's first
-/// bucket before it waits for the lock, so that the table's lock is not
-/// held through that trip to memory. Only for a prefetch, which is a hint:
+/// bucket before it passes the table's gate ([`SharedTable`]). (Under the
+/// lock the gate replaced, this kept the lock from being held through
+/// that trip to memory; without it, two threads were as fast.) Only for a prefetch, which is a hint:
 /// an address read while the table changes may be stale, and a prefetch
 /// of any address is harmless (it never faults, and changes nothing).
 #[derive(Default)]
@@ -641,6 +645,18 @@ impl FingerprintSet {
                 _ => Insert::Full,
             };
         }
+    }
+
+    /// Entries that insertions filling an empty slot may add from now
+    /// before an insertion must do more (fault the next size in ahead, or
+    /// grow): what a crew's threads may add without taking the table
+    /// alone ([`SharedTable`]).
+    fn quiet_room(&self) -> usize {
+        let grow_at = match self.next_size() {
+            Some(_) => self.slots() * 3 / 4,
+            None => usize::MAX,
+        };
+        self.ahead_at.min(grow_at).saturating_sub(self.len)
     }
 
     fn slots(&self) -> usize {
@@ -1428,5 +1444,108 @@ mod tests {
         // Then the cheapest marked one (class 1: key 3) goes, as 99 is open.
         assert_eq!(t.insert_or_replace(98, 0, &|k| k == 99), Insert::New);
         assert!(!t.contains(keys[2]) && t.contains(keys[0]) && t.contains(keys[1]));
+    }
+
+    /// Threads sharing a table ([`SharedTable`]), each arriving at the same
+    /// positions in its own order and at levels of its own, the quick way
+    /// when it can and alone when it cannot (the table grows from 4,096
+    /// buckets to over 16 times that meanwhile, filling past half before
+    /// each growth, so entries are moved): each position is stored once, by one thread,
+    /// at the least level any arrival had, and a lowered level is reported
+    /// with the level it had.
+    #[test]
+    fn a_shared_table_stores_each_position_once() {
+        // A power of two, so that every odd stride visits every position.
+        const N: usize = 1 << 17;
+        const THREADS: usize = 3;
+        let mut keys = vec![0u128; N];
+        let mut x = 17u128;
+        for k in keys.iter_mut() {
+            x = next(x);
+            *k = x;
+        }
+        let level = |t: usize, i: usize| ((keys[i] >> 9) as u8).wrapping_add((t * i) as u8) % 4;
+        let shared = SharedTable::new(FingerprintSet::with_budget(8 << 20), THREADS);
+        // Per thread: (first stores, lowerings, quick answers).
+        let counts: Vec<(usize, usize, usize)> = std::thread::scope(|s| {
+            let runs: Vec<_> = (0..THREADS)
+                .map(|t| {
+                    let (shared, keys, level) = (&shared, &keys, &level);
+                    s.spawn(move || {
+                        let (mut stored, mut lowered, mut quick) = (0, 0, 0);
+                        for j in 0..N {
+                            // Thread t visits i = j * (2t + 1) mod N, a permutation.
+                            let i = j * (2 * t + 1) % N;
+                            let (fp, l) = (keys[i], level(t, i));
+                            let (new, low) = match shared.enter(t, fp, l, || None) {
+                                Some(Quick::Present) => (false, None),
+                                Some(Quick::New { lowered, covered }) => {
+                                    assert!(!covered);
+                                    (true, lowered)
+                                }
+                                None => {
+                                    quick -= 1;
+                                    let mut a = shared.alone();
+                                    let r = a.insert_level(fp, l);
+                                    assert_ne!(r, Insert::Full);
+                                    (r == Insert::New, a.lowered_from())
+                                }
+                            };
+                            quick += 1;
+                            if let Some(was) = low {
+                                assert!(was > l, "lowered from {was} to {l}");
+                                lowered += 1;
+                            } else if new {
+                                stored += 1;
+                            }
+                        }
+                        (stored, lowered, quick)
+                    })
+                })
+                .collect();
+            runs.into_iter().map(|r| r.join().unwrap()).collect()
+        });
+        assert_eq!(counts.iter().map(|c| c.0).sum::<usize>(), N, "{counts:?}");
+        // Most arrivals went the quick way; some could not.
+        let quick: usize = counts.iter().map(|c| c.2).sum();
+        assert!(
+            quick > THREADS * N * 9 / 10 && quick < THREADS * N,
+            "{counts:?}"
+        );
+        let mut t = shared.alone();
+        assert!(t.buckets.len() > 16 * MIN_BUCKETS, "{}", t.buckets.len());
+        let all: Vec<(u128, u8)> = (0..N)
+            .map(|i| (keys[i], (0..THREADS).map(|t| level(t, i)).min().unwrap()))
+            .collect();
+        kept(&mut t, &all, |_, _| 0);
+    }
+
+    /// A quick insertion reports its position covered only when the cover
+    /// was stored before it, and asks for the cover only for a position
+    /// it stores.
+    #[test]
+    fn a_quick_insertion_asks_for_its_cover_before_storing() {
+        let shared = SharedTable::new(FingerprintSet::with_budget(1 << 20), 2);
+        let (c, x, y) = (next(1), next(2), next(3));
+        assert_eq!(shared.alone().insert(c), Insert::New);
+        let new = |covered| Quick::New {
+            lowered: None,
+            covered,
+        };
+        assert_eq!(shared.enter(0, x, 1, || Some(c)), Some(new(true)));
+        assert_eq!(shared.enter(1, y, 1, || Some(next(4))), Some(new(false)));
+        let asked = std::cell::Cell::new(false);
+        let cover = || {
+            asked.set(true);
+            Some(c)
+        };
+        assert_eq!(shared.enter(1, x, 2, cover), Some(Quick::Present));
+        assert!(!asked.get());
+        let lowered = Quick::New {
+            lowered: Some(1),
+            covered: true,
+        };
+        assert_eq!(shared.enter(1, x, 0, || Some(c)), Some(lowered));
+        assert_eq!(shared.alone().len(), 3);
     }
 }

@@ -56,7 +56,7 @@ use crate::moves::{
 };
 use crate::probe::{best_first, Weights};
 use crate::rollout::Rollouts;
-use crate::table::{Alone, FingerprintSet, Insert, Locator, Quick, SharedTable};
+use crate::table::{Alone, FingerprintSet, Insert, Locator, Quick, SharedTable, Ticket};
 
 /// What may stop a search before it decides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -612,9 +612,12 @@ fn drive_crew(game: &Game, limits: &Limits, options: &Options, mut dfs: Searcher
         unreachable!("a new search has its own table")
     };
     let locator = table.locator();
-    let table = Arc::new(SharedTable::new(table, threads));
+    let (table, tickets) = SharedTable::new(table, threads);
+    let table = Arc::new(table);
+    let mut tickets = tickets.into_iter();
     let crew = Arc::new(Crew::new(threads, path));
     dfs.table = Tbl::Shared(table.clone());
+    dfs.ticket = tickets.next();
     dfs.locator = Some(locator.clone());
     dfs.crew = Some(crew.clone());
     let helpers: Vec<Searcher> = (1..threads)
@@ -623,6 +626,7 @@ fn drive_crew(game: &Game, limits: &Limits, options: &Options, mut dfs: Searcher
             h.reserved = dfs.reserved;
             h.dead_cache = crate::deadlock::Chains::with_bytes(answers);
             h.table = Tbl::Shared(table.clone());
+            h.ticket = tickets.next();
             h.locator = Some(locator.clone());
             h.path_budget = path;
             h.path_gate = path / 2;
@@ -1132,6 +1136,8 @@ struct Searcher<'g> {
     /// The crew this search is one thread of, and its number in it.
     crew: Option<Arc<Crew>>,
     me: usize,
+    /// In a crew, this thread's right to quick operations on the table.
+    ticket: Option<Ticket>,
     /// Of `stats.nodes`, those added to the crew's count.
     flushed: u64,
 }
@@ -1502,6 +1508,7 @@ impl<'g> Searcher<'g> {
             open: None,
             crew: None,
             me: 0,
+            ticket: None,
             flushed: 0,
         }
     }
@@ -2668,9 +2675,9 @@ impl<'g> Searcher<'g> {
         }
         // In a crew, most arrivals need no lock ([`SharedTable::enter`]),
         // which asks for the cover before it stores the position.
-        let quick = match (&self.table, &self.open, self.rebuilding) {
-            (Tbl::Shared(t), None, false) => {
-                t.enter(self.me, key, level, || fresh_cover(self.game, keyed, level))
+        let quick = match (&self.table, &mut self.ticket, &self.open, self.rebuilding) {
+            (Tbl::Shared(t), Some(ticket), None, false) => {
+                t.enter(ticket, key, level, || fresh_cover(self.game, keyed, level))
             }
             _ => None,
         };

@@ -58,7 +58,7 @@
 //! which only keeps more.
 
 mod shared;
-pub use shared::{Alone, Quick, SharedTable};
+pub use shared::{Alone, Quick, SharedTable, Ticket};
 
 /// Outcome of an insertion.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -485,7 +485,7 @@ impl FingerprintSet {
         self.replaced
     }
 
-    /// Where the table's buckets lie, to prefetch without its lock.
+    /// Where the table's buckets lie, to prefetch at any time.
     pub fn locator(&self) -> std::sync::Arc<Locator> {
         self.locator.clone()
     }
@@ -532,7 +532,8 @@ impl FingerprintSet {
     /// the next growth in place will add, if it is a large one, so that
     /// the growth finds them backed (see [`Self::grow`] for what a fresh
     /// page costs): on a second processor where there is one, and in a
-    /// crew ([`crate::search`]) outside the table's lock. The pages are
+    /// crew ([`crate::search`]) while the other threads go on (not with
+    /// the table held alone). The pages are
     /// counted in [`Self::bytes`] from now on (the budget had room for
     /// them: it holds the old and the new size together). Only the kernel
     /// touches them, never a reference: the array itself reads and writes
@@ -1465,11 +1466,13 @@ mod tests {
             *k = x;
         }
         let level = |t: usize, i: usize| ((keys[i] >> 9) as u8).wrapping_add((t * i) as u8) % 4;
-        let shared = SharedTable::new(FingerprintSet::with_budget(8 << 20), THREADS);
+        let (shared, tickets) = SharedTable::new(FingerprintSet::with_budget(8 << 20), THREADS);
         // Per thread: (first stores, lowerings, quick answers).
         let counts: Vec<(usize, usize, usize)> = std::thread::scope(|s| {
-            let runs: Vec<_> = (0..THREADS)
-                .map(|t| {
+            let runs: Vec<_> = tickets
+                .into_iter()
+                .enumerate()
+                .map(|(t, mut ticket)| {
                     let (shared, keys, level) = (&shared, &keys, &level);
                     s.spawn(move || {
                         let (mut stored, mut lowered, mut quick) = (0, 0, 0);
@@ -1477,21 +1480,23 @@ mod tests {
                             // Thread t visits i = j * (2t + 1) mod N, a permutation.
                             let i = j * (2 * t + 1) % N;
                             let (fp, l) = (keys[i], level(t, i));
-                            let (new, low) = match shared.enter(t, fp, l, || None) {
-                                Some(Quick::Present) => (false, None),
+                            let (new, low) = match shared.enter(&mut ticket, fp, l, || None) {
+                                Some(Quick::Present) => {
+                                    quick += 1;
+                                    (false, None)
+                                }
                                 Some(Quick::New { lowered, covered }) => {
                                     assert!(!covered);
+                                    quick += 1;
                                     (true, lowered)
                                 }
                                 None => {
-                                    quick -= 1;
                                     let mut a = shared.alone();
                                     let r = a.insert_level(fp, l);
                                     assert_ne!(r, Insert::Full);
                                     (r == Insert::New, a.lowered_from())
                                 }
                             };
-                            quick += 1;
                             if let Some(was) = low {
                                 assert!(was > l, "lowered from {was} to {l}");
                                 lowered += 1;
@@ -1521,31 +1526,49 @@ mod tests {
     }
 
     /// A quick insertion reports its position covered only when the cover
-    /// was stored before it, and asks for the cover only for a position
-    /// it stores.
+    /// was stored before it (a position is not its own cover), and asks
+    /// for the cover only for a position it stores.
     #[test]
     fn a_quick_insertion_asks_for_its_cover_before_storing() {
-        let shared = SharedTable::new(FingerprintSet::with_budget(1 << 20), 2);
-        let (c, x, y) = (next(1), next(2), next(3));
+        let (shared, tickets) = SharedTable::new(FingerprintSet::with_budget(1 << 20), 2);
+        let [mut a, mut b] = <[Ticket; 2]>::try_from(tickets).unwrap();
+        let (c, x, y, z) = (next(1), next(2), next(3), next(5));
         assert_eq!(shared.alone().insert(c), Insert::New);
         let new = |covered| Quick::New {
             lowered: None,
             covered,
         };
-        assert_eq!(shared.enter(0, x, 1, || Some(c)), Some(new(true)));
-        assert_eq!(shared.enter(1, y, 1, || Some(next(4))), Some(new(false)));
+        assert_eq!(shared.enter(&mut a, x, 1, || Some(c)), Some(new(true)));
+        assert_eq!(
+            shared.enter(&mut b, y, 1, || Some(next(4))),
+            Some(new(false))
+        );
+        assert_eq!(shared.enter(&mut b, z, 1, || Some(z)), Some(new(false)));
         let asked = std::cell::Cell::new(false);
         let cover = || {
             asked.set(true);
             Some(c)
         };
-        assert_eq!(shared.enter(1, x, 2, cover), Some(Quick::Present));
+        assert_eq!(shared.enter(&mut b, x, 2, cover), Some(Quick::Present));
         assert!(!asked.get());
         let lowered = Quick::New {
             lowered: Some(1),
             covered: true,
         };
-        assert_eq!(shared.enter(1, x, 0, || Some(c)), Some(lowered));
-        assert_eq!(shared.alone().len(), 3);
+        assert_eq!(shared.enter(&mut b, x, 0, || Some(c)), Some(lowered));
+        assert_eq!(shared.alone().len(), 4);
+    }
+
+    /// A panic inside a quick operation (in its `cover`) leaves the table
+    /// usable: the lane is not left busy, so the table can be taken alone.
+    #[test]
+    fn a_panic_in_a_quick_operation_leaves_the_table_usable() {
+        let (shared, tickets) = SharedTable::new(FingerprintSet::with_budget(1 << 20), 1);
+        let mut t = tickets.into_iter().next().unwrap();
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            shared.enter(&mut t, next(7), 0, || panic!("in the cover"))
+        }));
+        assert!(r.is_err());
+        assert_eq!(shared.alone().insert(next(8)), Insert::New);
     }
 }

@@ -35,15 +35,16 @@
 //! a slot once used keeps a key (its level may be lowered). Two threads
 //! inserting one key read the same slots in the same order and try the
 //! first empty slot they see: if they see the same one, one compare-and-
-//! swap fails; if one sees the slot already used, it holds the key (the
-//! other's) or another key, which the other would have seen too. A failed
+//! swap fails; if one sees the slot already used, by the other's key (it
+//! finds the key) or by a third key (then the other's compare-and-swap on
+//! that slot, which expected it empty, fails too). A failed
 //! compare-and-swap gives up the quick way, and the slow way, alone, finds
 //! the key. So a key is stored once, and "found" means "stored before":
 //! the search's argument needs nothing more ([`crate::search`]'s `Crew`).
 
 use std::cell::UnsafeCell;
 use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release, SeqCst};
-use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize};
 use std::sync::{Mutex, MutexGuard};
 
 use portable_atomic::AtomicU128;
@@ -84,6 +85,8 @@ struct View {
 
 /// The crew's table (see the module comment).
 pub struct SharedTable {
+    /// Names the table its [`Ticket`]s are for.
+    id: u64,
     view: View,
     lanes: Box<[Lane]>,
     lock: Mutex<()>,
@@ -95,6 +98,15 @@ pub struct SharedTable {
 // otherwise only through atomic operations on its slots and the lanes'
 // own slices of the recent cache (see the module comment).
 unsafe impl Sync for SharedTable {}
+
+/// A thread's right to quick operations on one table, through one lane:
+/// one per lane, neither `Clone` nor `Copy`, and used through `&mut`, so
+/// that no two quick operations share a lane.
+#[derive(Debug)]
+pub struct Ticket {
+    lane: usize,
+    table: u64,
+}
 
 /// What a quick insertion found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,16 +120,23 @@ pub enum Quick {
 }
 
 impl SharedTable {
-    /// The table, shared by `threads` threads, numbered from 0.
-    pub fn new(table: FingerprintSet, threads: usize) -> SharedTable {
+    /// The table, to be shared by `threads` threads, and a ticket for each.
+    pub fn new(table: FingerprintSet, threads: usize) -> (SharedTable, Vec<Ticket>) {
+        static TABLES: AtomicU64 = AtomicU64::new(0);
+        let id = TABLES.fetch_add(1, Relaxed);
+        let threads = threads.max(1);
         let shared = SharedTable {
+            id,
             view: View::default(),
-            lanes: (0..threads.max(1)).map(|_| Lane::default()).collect(),
+            lanes: (0..threads).map(|_| Lane::default()).collect(),
             lock: Mutex::new(()),
             table: UnsafeCell::new(table),
         };
         drop(shared.alone());
-        shared
+        let tickets = (0..threads)
+            .map(|lane| Ticket { lane, table: id })
+            .collect();
+        (shared, tickets)
     }
 
     /// The table to this thread alone, until the guard is dropped.
@@ -152,35 +171,41 @@ impl SharedTable {
         }
     }
 
-    /// Looks position `fp` up at `level` for thread `lane`, and stores it
-    /// if it is new, as [`FingerprintSet::insert_level`] does, without the
-    /// lock. `cover` is asked only for a new position: a fingerprint that,
-    /// stored before it, covers it (then `covered`). `None` when the quick
-    /// way cannot answer: the caller takes the table [`Self::alone`].
+    /// Looks position `fp` up at `level`, and stores it if it is new, as
+    /// [`FingerprintSet::insert_level`] does, without the lock. `cover` is
+    /// asked only for a new position: a fingerprint that, stored before
+    /// it, covers it (then `covered`). It must not use this table (taking
+    /// it alone would wait for this operation for ever). `None` when the
+    /// quick way cannot answer: the caller takes the table [`Self::alone`].
     pub fn enter(
         &self,
-        lane: usize,
+        ticket: &mut Ticket,
         fp: u128,
         level: u8,
         cover: impl FnOnce() -> Option<u128>,
     ) -> Option<Quick> {
+        assert_eq!(ticket.table, self.id, "a ticket for another table");
+        let lane = ticket.lane;
         let l = &self.lanes[lane];
         l.busy.store(true, SeqCst);
-        let out = if self.view.alone.load(SeqCst) {
-            None
-        } else {
-            // SAFETY: inside the gate (see `alone`).
-            unsafe { self.enter_inside(lane, fp, level, cover) }
-        };
-        l.busy.store(false, Release);
-        out
+        // Cleared however the operation ends: a panic in `cover` must not
+        // leave the other threads waiting for this lane (the panic reaches
+        // the caller where the crew's threads are joined).
+        let _busy = Busy(&l.busy);
+        if self.view.alone.load(SeqCst) {
+            return None;
+        }
+        // SAFETY: inside the gate (see `alone`), on this ticket's lane.
+        unsafe { self.enter_inside(lane, fp, level, cover) }
     }
 
-    /// The slot `i` of bucket `b`.
+    /// The slot `i` of bucket `b` of the array at `base`.
     ///
     /// # Safety
-    /// Inside the gate, with `b` below the view's bucket count.
-    unsafe fn slot(&self, base: *mut Bucket, b: usize, i: usize) -> &AtomicU128 {
+    /// Inside the gate, with `b` below the view's bucket count; the
+    /// reference must not outlive the quick operation (a thread that has
+    /// the table alone may move the array).
+    unsafe fn slot<'a>(base: *mut Bucket, b: usize, i: usize) -> &'a AtomicU128 {
         // SAFETY: the array has `b`; slots are 16-byte aligned (a bucket
         // is 64-byte aligned), and while quick operations run every
         // access to a slot is atomic.
@@ -198,14 +223,15 @@ impl SharedTable {
         let (w1, w2) = (entry(fp, 0, false) & ID, entry(fp, 0, true) & ID);
         [(b1, w1), (b2, w2)].into_iter().any(|(b, w)| {
             // SAFETY: inside the gate, `b` below `nb`.
-            (0..WAYS).any(|i| unsafe { self.slot(base, b, i) }.load(Acquire) & ID == w)
+            (0..WAYS).any(|i| unsafe { Self::slot(base, b, i) }.load(Acquire) & ID == w)
         })
     }
 
     /// [`Self::enter`], inside the gate.
     ///
     /// # Safety
-    /// Inside the gate: `busy` set, `alone` seen clear after.
+    /// Inside the gate: `busy` set on lane `lane`, which no other quick
+    /// operation uses, and `alone` seen clear after.
     unsafe fn enter_inside(
         &self,
         lane: usize,
@@ -247,7 +273,7 @@ impl SharedTable {
         'scan: for (b, w, second) in [(b1, w1, false), (b2, w2, true)] {
             for i in 0..WAYS {
                 // SAFETY: inside the gate, `b` below `nb`.
-                let s = unsafe { self.slot(base, b, i) };
+                let s = unsafe { Self::slot(base, b, i) };
                 let e = s.load(Acquire);
                 if e == 0 || e & ID == w {
                     at = Some((s, e, second));
@@ -288,6 +314,15 @@ impl SharedTable {
                 covered,
             })
         }
+    }
+}
+
+/// Clears a lane's `busy` flag when dropped.
+struct Busy<'a>(&'a AtomicBool);
+
+impl Drop for Busy<'_> {
+    fn drop(&mut self) {
+        self.0.store(false, Release);
     }
 }
 

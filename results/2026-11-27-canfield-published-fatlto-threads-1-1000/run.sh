@@ -1,0 +1,16 @@
+#!/bin/sh
+# Canfield under Solvitaire's rules (--group-moves any --tableau-wrap base:
+# the rules of Blake & Gent's published 71.245 %), seeds 1-1,000, with
+# b6a0454: every deal at 4 GiB with no node limit, one deal at a time,
+# each searched by two threads sharing its table (--threads 2), default
+# search settings otherwise, the machine otherwise idle.
+# RUN=2 writes the second run's files (deals-2.csv, ...); RUN=thin-1 with
+# DEMON=/tmp/demon-07794ce the comparison run of the build before (thin LTO).
+# Run from the repository root: DEMON=target/release/demon results/2026-11-27-canfield-published-fatlto-threads-1-1000/run.sh
+set -e
+DEMON=${DEMON:-target/release/demon}
+D=results/2026-11-27-canfield-published-fatlto-threads-1-1000
+S=${RUN:+-$RUN}
+/usr/bin/time -v -o $D/run$S.log $DEMON batch canfield --group-moves any --tableau-wrap base \
+    --seeds 1..1000 --max-memory 4G --jobs 1 --threads 2 \
+    --csv $D/deals$S.csv --resume 2> $D/run$S.out > $D/summary$S.txt

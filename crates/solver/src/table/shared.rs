@@ -3,8 +3,9 @@
 //!
 //! Under one lock, each arrival at a position took the lock's cache line
 //! from the other processor and gave it back: on Canfield (Solvitaire's
-//! rules) seed 289 with two threads, taking and giving back the lock and
-//! waiting for it were 7-9 % of the samples, and the threads slept on it.
+//! rules) seed 289 with two threads, taking and giving back the lock
+//! (3.3 %), waiting for it (2.9 %) and sleeping on it (0.8 %) were about
+//! 7 % of the samples, and a sleeping thread's processor stood idle.
 //! Here an arrival that finds its position, or stores it in an empty slot
 //! of its buckets (or lowers its level), does so with one 16-byte
 //! compare-and-swap on the slot ([`SharedTable::enter`]), which is nearly

@@ -56,7 +56,7 @@ use crate::moves::{
 };
 use crate::probe::{best_first, Weights};
 use crate::rollout::Rollouts;
-use crate::table::{Alone, FingerprintSet, Insert, Locator, Quick, SharedTable, Ticket};
+use crate::table::{Alone, FingerprintSet, Insert, Quick, SharedTable, Ticket};
 
 /// What may stop a search before it decides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -611,14 +611,12 @@ fn drive_crew(game: &Game, limits: &Limits, options: &Options, mut dfs: Searcher
     let Tbl::Own(table) = std::mem::replace(&mut dfs.table, placeholder) else {
         unreachable!("a new search has its own table")
     };
-    let locator = table.locator();
     let (table, tickets) = SharedTable::new(table, threads);
     let table = Arc::new(table);
     let mut tickets = tickets.into_iter();
     let crew = Arc::new(Crew::new(threads, path));
     dfs.table = Tbl::Shared(table.clone());
     dfs.ticket = tickets.next();
-    dfs.locator = Some(locator.clone());
     dfs.crew = Some(crew.clone());
     let helpers: Vec<Searcher> = (1..threads)
         .map(|me| {
@@ -627,7 +625,6 @@ fn drive_crew(game: &Game, limits: &Limits, options: &Options, mut dfs: Searcher
             h.dead_cache = crate::deadlock::Chains::with_bytes(answers);
             h.table = Tbl::Shared(table.clone());
             h.ticket = tickets.next();
-            h.locator = Some(locator.clone());
             h.path_budget = path;
             h.path_gate = path / 2;
             h.turn_end = h.slice;
@@ -1076,8 +1073,6 @@ struct Searcher<'g> {
     deadlock: bool,
     /// What the dead-end test reuses between positions.
     dead_cache: crate::deadlock::Chains,
-    /// In a crew, where the shared table's buckets lie ([`Locator`]).
-    locator: Option<Arc<Locator>>,
     /// [`Options::waste_bound`].
     waste_bound: bool,
     /// Memory kept for the rollouts ([`rollout_bytes`]) from the start,
@@ -1220,8 +1215,8 @@ impl std::ops::Deref for TblRead<'_> {
 /// finder and caches) over one shared table ([`SharedTable`]): an arrival
 /// finds or stores its position with one compare-and-swap on a slot, and
 /// anything more (moving entries, growing, the counts and the budget) is
-/// done by a thread that has the table alone. A thread out of work waits for a cursor that another
-/// hands over at the end of one of its turns ([`Searcher::donate`]); the
+/// done by a thread that has the table alone. A thread out of work waits
+/// for a cursor that another hands over at the end of one of its turns ([`Searcher::donate`]); the
 /// search is over (LOST) when every thread waits and none is handed over.
 /// The first verdict a thread reaches (won, or a limit) stops them all.
 ///
@@ -1479,7 +1474,6 @@ impl<'g> Searcher<'g> {
             deadlock: false,
             // A 64th of the memory at most, for dead-end answers.
             dead_cache: crate::deadlock::Chains::with_bytes(memory / 64),
-            locator: None,
             waste_bound: false,
             reserved: 0,
             arena: Vec::new(),
@@ -2669,10 +2663,6 @@ impl<'g> Searcher<'g> {
         // is true of it. It is checked only once stored, not at every
         // arrival: most arrivals are table hits (62 % of them on Superior
         // Canfield seed 62), and a hit costs less than the check.
-        if let Some(l) = &self.locator {
-            // Fetched while this thread passes the table's gate.
-            l.prefetch(key);
-        }
         // In a crew, most arrivals need no lock ([`SharedTable::enter`]),
         // which asks for the cover before it stores the position.
         let quick = match (&self.table, &mut self.ticket, &self.open, self.rebuilding) {
@@ -2681,31 +2671,30 @@ impl<'g> Searcher<'g> {
             }
             _ => None,
         };
-        let (r, lowered, covered) = if let Some(q) = quick {
-            match q {
-                Quick::Present => (Insert::Present, None, false),
-                Quick::New { lowered, covered } => (Insert::New, lowered, covered),
+        let (r, lowered, covered) = match quick {
+            Some(Quick::Present) => (Insert::Present, None, false),
+            Some(Quick::New { lowered, covered }) => (Insert::New, lowered, covered),
+            None => {
+                // One borrow of the table for the insertion, what it lowered
+                // and the fresh cover: in a crew ([`Crew`]) the cover must
+                // have been entered before this position, as with one thread.
+                let mut table = self.table.get();
+                let r = match &self.open {
+                    Some(open) => table.insert_or_replace(key, level, &|k| open.contains_key(&k)),
+                    None => table.insert_level(key, level),
+                };
+                // A fresh state stored in another chain ([`fresh_cover`]).
+                // Only a new position asks: its other fingerprint is not worth
+                // computing at a table hit.
+                let covered = r == Insert::New
+                    && !self.rebuilding
+                    && fresh_cover(self.game, keyed, level).is_some_and(|k| table.contains(k));
+                (
+                    r,
+                    table.lowered_from().filter(|_| r == Insert::New),
+                    covered,
+                )
             }
-        } else {
-            // One borrow of the table for the insertion, what it lowered
-            // and the fresh cover: in a crew ([`Crew`]) the cover must
-            // have been entered before this position, as with one thread.
-            let mut table = self.table.get();
-            let r = match &self.open {
-                Some(open) => table.insert_or_replace(key, level, &|k| open.contains_key(&k)),
-                None => table.insert_level(key, level),
-            };
-            // A fresh state stored in another chain ([`fresh_cover`]).
-            // Only a new position asks: its other fingerprint is not worth
-            // computing at a table hit.
-            let covered = r == Insert::New
-                && !self.rebuilding
-                && fresh_cover(self.game, keyed, level).is_some_and(|k| table.contains(k));
-            (
-                r,
-                table.lowered_from().filter(|_| r == Insert::New),
-                covered,
-            )
         };
         let r = if self.rebuilding && r == Insert::Present {
             Insert::New

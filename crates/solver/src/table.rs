@@ -108,39 +108,6 @@ const RECENT: usize = 1 << 14;
 /// A recent-cache entry: a fingerprint and its level.
 const RECENT_ENTRY: usize = ENTRY + 1;
 
-/// Where a table's bucket array lies and how many buckets it has, kept
-/// up to date by the table and readable at any time: a crew's thread
-/// ([`crate::search`]) asks the processor to fetch a position's first
-/// bucket before it passes the table's gate ([`SharedTable`]). (Under the
-/// lock the gate replaced, this kept the lock from being held through
-/// that trip to memory; without it, two threads were as fast.) Only for a prefetch, which is a hint:
-/// an address read while the table changes may be stale, and a prefetch
-/// of any address is harmless (it never faults, and changes nothing).
-#[derive(Default)]
-pub struct Locator {
-    at: std::sync::atomic::AtomicUsize,
-    buckets: std::sync::atomic::AtomicUsize,
-}
-
-impl Locator {
-    fn set(&self, v: &[Bucket]) {
-        use std::sync::atomic::Ordering::Relaxed;
-        self.at.store(v.as_ptr() as usize, Relaxed);
-        self.buckets.store(v.len(), Relaxed);
-    }
-
-    /// Asks the processor to start loading the first bucket of `fp`.
-    /// (Its second bucket too, past half full as [`FingerprintSet::place`]
-    /// does, was no faster: Canfield under Solvitaire's rules seeds 289
-    /// and 497 with two threads, three runs each.)
-    #[inline]
-    pub fn prefetch(&self, fp: u128) {
-        use std::sync::atomic::Ordering::Relaxed;
-        let nb = self.buckets.load(Relaxed);
-        prefetch_at(self.at.load(Relaxed) + home(fp, nb) * BUCKET);
-    }
-}
-
 /// Asks the processor to start loading the cache line at address `at`.
 #[inline]
 fn prefetch_at(at: usize) {
@@ -156,8 +123,6 @@ fn prefetch_at(at: usize) {
 
 pub struct FingerprintSet {
     buckets: Vec<Bucket>,
-    /// Where `buckets` lies ([`Locator`]).
-    locator: std::sync::Arc<Locator>,
     /// A small direct-mapped copy of recently inserted or found entries,
     /// which stays in the processor's cache: most transpositions in a
     /// depth-first search meet close in time, and this answers them without
@@ -403,11 +368,8 @@ impl FingerprintSet {
         let budget = budget - recent * RECENT_ENTRY;
         let n = MIN_BUCKETS.min(budget / BUCKET).max(1);
         let buckets = buckets(n, Self::final_size(n, budget / BUCKET));
-        let locator = std::sync::Arc::new(Locator::default());
-        locator.set(&buckets);
         FingerprintSet {
             buckets,
-            locator,
             recent_fp: vec![0; recent],
             recent_level: vec![0; recent],
             lowered: None,
@@ -485,11 +447,6 @@ impl FingerprintSet {
         self.replaced
     }
 
-    /// Where the table's buckets lie, to prefetch at any time.
-    pub fn locator(&self) -> std::sync::Arc<Locator> {
-        self.locator.clone()
-    }
-
     /// Bytes held by the table now.
     pub fn bytes(&self) -> usize {
         self.backed.max(self.buckets.len()) * BUCKET + self.recent_fp.len() * RECENT_ENTRY
@@ -515,7 +472,6 @@ impl FingerprintSet {
         if self.backed > self.next_size().unwrap_or(0).max(self.buckets.len()) {
             self.join_ahead();
             release_tail(&mut self.buckets);
-            self.locator.set(&self.buckets);
             self.backed = self.buckets.len();
         }
         true
@@ -874,7 +830,6 @@ impl FingerprintSet {
         // stays reserved, never touched again (the table never grows after
         // a shrink).
         release_tail(&mut self.buckets);
-        self.locator.set(&self.buckets);
         self.budget = m * BUCKET;
         self.backed = m;
         self.len = self
@@ -1023,12 +978,10 @@ impl FingerprintSet {
                     self.replant(full(e, b, n), e);
                 }
             }
-            self.locator.set(&self.buckets);
             return;
         }
         advise_huge(&mut self.buckets, m);
         self.buckets.resize(m, Bucket::default());
-        self.locator.set(&self.buckets);
         // (fingerprint, entry) of the entries put aside.
         let mut aside: Vec<(u128, u128)> = Vec::new();
         for b in (0..n).rev() {
@@ -1173,10 +1126,9 @@ mod tests {
     /// every position with its level and cost, leaves the array where it
     /// is, and faults the 8 MiB it adds in ahead once the table is half
     /// full; a growth into a new array (no room reserved) keeps them the
-    /// same way. The locator tells where the array is either way.
+    /// same way.
     #[test]
     fn growing_keeps_levels_and_costs() {
-        use std::sync::atomic::Ordering::Relaxed;
         let cost = |x: u128| 1 + (x >> 3) as u8 % 3;
         for reserved in [true, false] {
             let mut t = FingerprintSet::with_budget(96 << 20);
@@ -1196,10 +1148,6 @@ mod tests {
                 ahead |= t.ahead.is_some() && t.bytes() == (16 << 20) + RECENT_BYTES;
             }
             assert_eq!((t.buckets.as_ptr() == at, ahead), (reserved, reserved));
-            // The locator follows the array, moved or not.
-            let l = t.locator();
-            let where_ = |l: &Locator| (l.at.load(Relaxed), l.buckets.load(Relaxed));
-            assert_eq!(where_(&l), (t.buckets.as_ptr() as usize, t.buckets.len()));
             kept(&mut t, &all, |i, x| if i % 7 == 0 { cost(x) } else { 0 });
         }
     }

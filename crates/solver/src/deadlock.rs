@@ -277,6 +277,11 @@ pub fn stuck(g: &Game, st: &State) -> bool {
         for p in 0..piles {
             let cs = g.pile(st, p);
             let down = g.face_down(st, p);
+            // The pile's top run (kept by the state) starts at `run_lo`:
+            // cards `i + 1` and `i` of it are built, `i >= down`, for every
+            // `i >= run_lo`, and the run breaks between `run_lo - 1` and
+            // `run_lo`, so only the pairs below that are asked for.
+            let run_lo = cs.len() - g.run_len(st, p);
             'pile: while top_m[p] > 0 {
                 let s = top_m[p];
                 // Try each card below `s` as the base of the block up to `s`.
@@ -284,7 +289,9 @@ pub fn stuck(g: &Game, st: &State) -> bool {
                     let k0 = s - (i + 1);
                     if k0 > 0 {
                         // The run grows one card per step: stop when it breaks.
-                        if i < down || !g.builds(st, cs[i + 1], cs[i]) {
+                        if i < run_lo
+                            && (i + 1 == run_lo || i < down || !g.builds(st, cs[i + 1], cs[i]))
+                        {
                             break 'pile;
                         }
                         let allowed = match group {

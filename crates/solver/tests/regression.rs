@@ -199,6 +199,35 @@ fn probes_stay_inside_the_node_limit() {
     assert_eq!(out.stats.nodes, 1_650_000);
 }
 
+/// A two-deck loss, pinned: Variegated Canfield seed 47 is lost, proved
+/// by one depth-first path without rollouts (probes on, as by default) in
+/// 2,622,133 nodes with 1,013,854 positions stored; with the defaults it
+/// took 10,103,246 nodes, most of them the rollouts'
+/// (`results/2026-11-27-two-deck-retry-30M`), and without the dead-end
+/// test 3,425,973. Wins are replayed by the checker; a loss is not, so the
+/// verdict is fixed here.
+#[test]
+fn variegated_canfield_seed_47_is_lost() {
+    let rules: Rules = GameKind::VariegatedCanfield
+        .preset(Reading::Standard)
+        .unwrap();
+    let limits = Limits {
+        max_nodes: Some(5_000_000),
+        max_memory: 1 << 30,
+        timeout: None,
+    };
+    let layout = Source::Native(47).layout(&rules);
+    let one = Options {
+        cursors: 1,
+        rollouts: false,
+        ..Options::for_rules(&rules)
+    };
+    let out = solve_with(&rules, &layout, &limits, &one).unwrap();
+    assert!(matches!(out.verdict, Verdict::Lost), "{:?}", out.verdict);
+    assert_eq!(out.stats.nodes, 2_622_133);
+    assert_eq!(out.stats.stored, 1_013_854);
+}
+
 /// The cost of the cursors, pinned: Double Easthaven seed 2 is won by one
 /// depth-first path in 18,646 nodes; the default cursors alone leave it
 /// undecided at 4,000,000 (`Options::split_after`), and the first

@@ -71,6 +71,13 @@ pub enum Move {
 /// moves over 8 piles) spill to the heap.
 pub type MoveList = SmallVec<[Move; 64]>;
 
+/// The piles' top cards and whether a pile is empty ([`Game::tops`]).
+#[derive(Clone, Copy)]
+struct Tops {
+    cards: u64,
+    space: bool,
+}
+
 /// A waste card the stock can bring to the top (see [`Game::waste_reach`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Reach {
@@ -708,9 +715,40 @@ impl Game {
         }
     }
 
-    /// Tableau destinations for a card or run whose bottom card is `c`.
-    fn push_tableau_dests(&self, st: &State, from: Loc, c: Card, count: u8, out: &mut MoveList) {
+    /// The piles' top cards (a bit per card index) and whether some pile is
+    /// empty: what [`Game::push_tableau_dests`] reads to pass over, with
+    /// two bit tests, a card that goes nowhere on the tableau.
+    fn tops(&self, st: &State) -> Tops {
+        let mut t = Tops {
+            cards: 0,
+            space: false,
+        };
+        for q in 0..self.piles() {
+            match self.pile(st, q).last() {
+                Some(c) => t.cards |= 1 << c.index(),
+                None => t.space = true,
+            }
+        }
+        t
+    }
+
+    /// Tableau destinations for a card or run whose bottom card is `c`;
+    /// `tops` is [`Game::tops`] of `st`.
+    fn push_tableau_dests(
+        &self,
+        st: &State,
+        tops: Tops,
+        from: Loc,
+        c: Card,
+        count: u8,
+        out: &mut MoveList,
+    ) {
         let space_ok = self.space_accepts(st, from);
+        // Most cards build on no top and have no space to go to: the loop
+        // below would push nothing.
+        if self.builds_bits(st, c) & tops.cards == 0 && !(tops.space && space_ok) {
+            return;
+        }
         for q in 0..self.piles() {
             if from == Loc::Tableau(q as u8) {
                 continue;
@@ -803,6 +841,7 @@ impl Game {
             }
         }
         // Between tableau piles.
+        let tops = self.tops(st);
         for p in 0..self.piles() {
             let cs = self.pile(st, p);
             if cs.is_empty() {
@@ -823,6 +862,7 @@ impl Game {
                 for k in lo..=hi {
                     self.push_tableau_dests(
                         st,
+                        tops,
                         Loc::Tableau(p as u8),
                         cs[cs.len() - k],
                         k as u8,
@@ -831,15 +871,22 @@ impl Game {
                 }
             }
             if self.rules.group_moves == GroupMoves::Whole && whole && cs.len() > 1 {
-                self.push_tableau_dests(st, Loc::Tableau(p as u8), cs[0], cs.len() as u8, out);
+                self.push_tableau_dests(
+                    st,
+                    tops,
+                    Loc::Tableau(p as u8),
+                    cs[0],
+                    cs.len() as u8,
+                    out,
+                );
             }
         }
         // Waste and reserve to the tableau.
         if let Some(c) = self.waste_top(st) {
-            self.push_tableau_dests(st, Loc::Waste, c, 1, out);
+            self.push_tableau_dests(st, tops, Loc::Waste, c, 1, out);
         }
         if let Some(c) = self.reserve_top(st) {
-            self.push_tableau_dests(st, Loc::Reserve, c, 1, out);
+            self.push_tableau_dests(st, tops, Loc::Reserve, c, 1, out);
         }
         // Worrying back.
         if self.rules.worrying_back {
@@ -851,7 +898,7 @@ impl Game {
                     continue;
                 }
                 if let Some(c) = self.foundation_top(st, f) {
-                    self.push_tableau_dests(st, Loc::Foundation(f as u8), c, 1, out);
+                    self.push_tableau_dests(st, tops, Loc::Foundation(f as u8), c, 1, out);
                 }
             }
         }

@@ -830,7 +830,11 @@ impl Game {
                 singles.push((Loc::Tableau(p as u8), c));
             }
         }
+        let next = self.foundation_next_bits(st);
         for &(from, c) in &singles {
+            if next >> c.index() & 1 == 0 {
+                continue;
+            }
             if let Some(f) = self.foundation_for(st, c) {
                 out.push(Move::Play {
                     from,

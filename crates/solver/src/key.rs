@@ -299,12 +299,47 @@ fn fingerprint_talon(game: &Game, st: &State, talon_key: [u8; 2]) -> u128 {
             for (o, k) in order.iter_mut().zip(&keys[..piles]) {
                 *o = (k & 0xFF) as usize;
             }
+            debug_assert!(order[..piles].windows(2).all(|w| {
+                let (da, ca) = pile_bytes(w[0]);
+                let (db, cb) = pile_bytes(w[1]);
+                (da, ca.len(), ca) <= (db, cb.len(), cb)
+            }));
         } else {
-            order[..piles].sort_unstable_by(|&a, &b| {
-                let (da, ca) = pile_bytes(a);
-                let (db, cb) = pile_bytes(b);
+            // With two decks the piles sort by their whole byte strings.
+            // Most differ within the first bytes: face-down count, length
+            // and (piles being as long) their first five cards, packed
+            // into a `u64` above the pile's number, sort as the strings
+            // do up to ties in that prefix, which the full comparison
+            // then settles (the order of equal strings does not matter).
+            let mut keys = [0u64; demon_core::rules::MAX_PILES];
+            for (p, k) in keys.iter_mut().enumerate().take(piles) {
+                let (d, cs) = pile_bytes(p);
+                let mut x = u64::from(d) << 56 | (cs.len() as u64) << 48;
+                for (i, c) in cs.iter().take(5).enumerate() {
+                    x |= u64::from(c.index()) << (40 - 8 * i);
+                }
+                *k = x | p as u64;
+            }
+            keys[..piles].sort_unstable();
+            let full = |a: u64, b: u64| {
+                let (da, ca) = pile_bytes((a & 0xFF) as usize);
+                let (db, cb) = pile_bytes((b & 0xFF) as usize);
                 (da, ca.len(), ca).cmp(&(db, cb.len(), cb))
-            });
+            };
+            let mut i = 0;
+            while i < piles {
+                let mut j = i + 1;
+                while j < piles && keys[j] >> 8 == keys[i] >> 8 {
+                    j += 1;
+                }
+                if j - i > 1 {
+                    keys[i..j].sort_unstable_by(|&a, &b| full(a, b));
+                }
+                i = j;
+            }
+            for (o, k) in order.iter_mut().zip(&keys[..piles]) {
+                *o = (k & 0xFF) as usize;
+            }
         }
     }
     for &p in &order[..piles] {

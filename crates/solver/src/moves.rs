@@ -370,18 +370,33 @@ fn push_reach(
     // with two bit tests.
     let mut tops = 0u64;
     let mut spaces = 0u64;
+    // The piles of `onto` whose top is each card of `tops`, by card index.
+    let mut top_piles: SmallVec<[(u8, u16); 10]> = SmallVec::new();
     for q in 0..piles {
         if onto & (1 << q) != 0 {
             match g.pile(st, q).last() {
-                Some(&t) => tops |= 1 << t.index(),
+                Some(&t) => {
+                    tops |= 1 << t.index();
+                    match top_piles.iter_mut().find(|e| e.0 == t.index()) {
+                        Some(e) => e.1 |= 1 << q,
+                        None => top_piles.push((t.index(), 1 << q)),
+                    }
+                }
                 None if space_ok && (!cx.inter || Some(q) == cx.first_empty) => spaces |= 1 << q,
                 None => {}
             }
         }
     }
+    // The cards that can go up (most reachable cards cannot: one bit test
+    // says so, as `foundation_for` would).
+    let next = if found { g.foundation_next_bits(st) } else { 0 };
     for r in reach {
         let c = r.card;
-        let up = if found { g.foundation_for(st, c) } else { None };
+        let up = if next >> c.index() & 1 != 0 {
+            g.foundation_for(st, c)
+        } else {
+            None
+        };
         if up.is_none() && g.builds_bits(st, c) & tops == 0 && spaces == 0 {
             continue;
         }
@@ -408,23 +423,25 @@ fn push_reach(
             };
             out.push(SMove::new(g, st, mv, talon, base + 70));
         }
-        for q in 0..piles {
-            if onto & (1 << q) == 0 {
-                continue;
-            }
-            let ok = match g.pile(st, q).last() {
-                Some(&t) => g.builds(st, c, t),
-                None => spaces & (1 << q) != 0,
+        // The piles it goes to, in pile order: those whose top it builds
+        // on, and the spaces.
+        let on = g.builds_bits(st, c) & tops;
+        let mut dests = u64::from(
+            top_piles
+                .iter()
+                .filter(|e| on >> e.0 & 1 != 0)
+                .fold(0u16, |m, e| m | e.1),
+        ) | spaces;
+        while dests != 0 {
+            let q = dests.trailing_zeros() as usize;
+            dests &= dests - 1;
+            let mv = Move::Play {
+                from: Loc::Waste,
+                to: Loc::Tableau(q as u8),
+                count: 1,
+                card: c,
             };
-            if ok {
-                let mv = Move::Play {
-                    from: Loc::Waste,
-                    to: Loc::Tableau(q as u8),
-                    count: 1,
-                    card: c,
-                };
-                out.push(SMove::new(g, st, mv, talon, base));
-            }
+            out.push(SMove::new(g, st, mv, talon, base));
         }
     }
 }
@@ -492,6 +509,20 @@ pub(crate) fn generate(
     reach: &mut ReachMemo,
     mode: Gen,
 ) {
+    generate_unsorted(g, st, out, reach, mode);
+    out.sort_by_key(|m| -m.score);
+}
+
+/// [`generate`]'s moves before they are sorted: taking the first of the
+/// highest score, again and again, gives them in [`generate`]'s order
+/// (its sort is stable), for a caller that wants only the first few.
+pub(crate) fn generate_unsorted(
+    g: &Game,
+    st: &State,
+    out: &mut SmallVec<[SMove; 32]>,
+    reach: &mut ReachMemo,
+    mode: Gen,
+) {
     out.clear();
     let rules = g.rules();
     let mut runs = [0u8; demon_core::rules::MAX_PILES];
@@ -533,7 +564,6 @@ pub(crate) fn generate(
         let all = (1u64 << rules.piles) - 1;
         push_reach(g, st, &cx, list, mode != Gen::ClassOther, all, out);
     }
-    out.sort_by_key(|m| -m.score);
 }
 
 /// The non-reversible moves onto pile `q`, whose top is `on`, and of `on`

@@ -40,7 +40,7 @@ use smallvec::SmallVec;
 
 use crate::class::is_reversible;
 use crate::key::fingerprint;
-use crate::moves::{generate, play_safe_moves, Gen, SMove};
+use crate::moves::{generate, generate_unsorted, play_safe_moves, Gen, SMove};
 use crate::search::{FpHasher, StopFlag};
 
 /// One step of a line: the talon state to turn to first (a K+ waste
@@ -161,6 +161,18 @@ fn worth_playing(g: &Game, st: &State, mv: Move) -> bool {
     let cs = g.pile(st, p as usize);
     g.foundation_for(st, cs[cs.len() - count as usize - 1])
         .is_some()
+}
+
+/// The index of the first move of the highest score: [`generate`]'s
+/// first (its sort is stable).
+fn first_best(moves: &[SMove]) -> Option<usize> {
+    let mut best: Option<usize> = None;
+    for (i, m) in moves.iter().enumerate() {
+        if best.is_none_or(|b| m.score > moves[b].score) {
+            best = Some(i);
+        }
+    }
+    best
 }
 
 /// What the height of the lowest foundation adds to a playout's end, a
@@ -341,12 +353,25 @@ impl<'g> Rollouts<'g> {
             if self.g.is_won(&st) || walk.len() >= MAX_LINE {
                 break Ok((value(self.g, &st), false));
             }
+            // The first of `steps` (in its order) that leads off the line:
+            // the moves are taken best first one at a time, not sorted, as
+            // the first one or two are nearly always the one.
             let mut next = None;
-            for s in self.steps(&st) {
+            let mut gen = std::mem::take(&mut self.gen);
+            generate_unsorted(self.g, &st, &mut gen, &mut self.reach, Gen::All);
+            while let Some(i) = first_best(&gen) {
+                let m = gen.remove(i);
+                if !worth_playing(self.g, &st, m.mv) {
+                    continue;
+                }
                 if let Err(e) = self.check() {
                     next = Some(Err(e));
                     break;
                 }
+                let s = Step {
+                    talon: m.talon,
+                    mv: m.mv,
+                };
                 let mut c = st.clone();
                 self.apply(&mut c, s);
                 let f = fingerprint(self.g, &c);
@@ -356,6 +381,7 @@ impl<'g> Rollouts<'g> {
                     break;
                 }
             }
+            self.gen = gen;
             let (s, c) = match next {
                 None => break Ok((value(self.g, &st), false)),
                 Some(Err(e)) => break Err(e),

@@ -64,3 +64,59 @@ pub fn sets() -> Vec<DealSet> {
         },
     ]
 }
+
+/// A set of native seeds solved under a node limit, where most deals of
+/// the game cannot be decided exhaustively (the two-deck games: the
+/// rollouts find the wins). Node limits make the outcome exact, so the set
+/// pins the verdict counts and the nodes spent, and a change that makes
+/// the search faster but different shows.
+pub struct LimitedSet {
+    pub name: &'static str,
+    pub rules: Rules,
+    pub seeds: std::ops::RangeInclusive<u64>,
+    pub max_nodes: u64,
+    pub won: usize,
+    pub lost: usize,
+    pub unknown: usize,
+    /// Nodes over the set's deals (one thread).
+    pub nodes: u64,
+}
+
+/// The two-deck sets of `cargo bench -p demon-benches --bench limited`,
+/// with the counts of 1be6184 (`demon batch GAME --seeds A..B --max-nodes
+/// 2M --jobs 1 --max-memory 2G`).
+pub fn limited_sets() -> Vec<LimitedSet> {
+    let preset = |g: GameKind| g.preset(Reading::Standard).unwrap();
+    vec![
+        LimitedSet {
+            name: "american-toad seeds 1-20 at 2 M nodes",
+            rules: preset(GameKind::AmericanToad),
+            seeds: 1..=20,
+            max_nodes: 2_000_000,
+            won: 20,
+            lost: 0,
+            unknown: 0,
+            nodes: 1_268_605,
+        },
+        LimitedSet {
+            name: "double-easthaven seeds 1-20 at 2 M nodes",
+            rules: preset(GameKind::DoubleEasthaven),
+            seeds: 1..=20,
+            max_nodes: 2_000_000,
+            won: 20,
+            lost: 0,
+            unknown: 0,
+            nodes: 3_119_642,
+        },
+        LimitedSet {
+            name: "variegated-canfield seeds 1-10 at 2 M nodes",
+            rules: preset(GameKind::VariegatedCanfield),
+            seeds: 1..=10,
+            max_nodes: 2_000_000,
+            won: 2,
+            lost: 0,
+            unknown: 8,
+            nodes: 16_914_258,
+        },
+    ]
+}

@@ -299,11 +299,6 @@ fn fingerprint_talon(game: &Game, st: &State, talon_key: [u8; 2]) -> u128 {
             for (o, k) in order.iter_mut().zip(&keys[..piles]) {
                 *o = (k & 0xFF) as usize;
             }
-            debug_assert!(order[..piles].windows(2).all(|w| {
-                let (da, ca) = pile_bytes(w[0]);
-                let (db, cb) = pile_bytes(w[1]);
-                (da, ca.len(), ca) <= (db, cb.len(), cb)
-            }));
         } else {
             // With two decks the piles sort by their whole byte strings.
             // Most differ within the first bytes: face-down count, length
@@ -341,6 +336,12 @@ fn fingerprint_talon(game: &Game, st: &State, talon_key: [u8; 2]) -> u128 {
                 *o = (k & 0xFF) as usize;
             }
         }
+        // Either way, the order of the whole byte strings.
+        debug_assert!(order[..piles].windows(2).all(|w| {
+            let (da, ca) = pile_bytes(w[0]);
+            let (db, cb) = pile_bytes(w[1]);
+            (da, ca.len(), ca) <= (db, cb.len(), cb)
+        }));
     }
     for &p in &order[..piles] {
         let (d, cs) = pile_bytes(p);
@@ -564,6 +565,98 @@ mod tests {
             },
         );
         (left_out, covered)
+    }
+
+    /// `st` with its piles in the order `perm` (pile `p` gets pile
+    /// `perm[p]`'s cards), where no pile has face-down cards.
+    fn permuted(g: &Game, st: &State, perm: &[usize]) -> State {
+        let piles: Vec<Vec<demon_core::Card>> =
+            perm.iter().map(|&q| g.pile(st, q).to_vec()).collect();
+        let refs: Vec<&[demon_core::Card]> = piles.iter().map(|p| p.as_slice()).collect();
+        let mut out = st.clone();
+        g.rearrange_tableau(&mut out, &refs);
+        out
+    }
+
+    /// Interchangeable piles in any order give one fingerprint, with one
+    /// deck and with two (whose piles are ordered by a packed prefix and,
+    /// on ties, whole: see `fingerprint_talon`), along random games of the
+    /// games with no face-down tableau cards; and two piles alike in their
+    /// first six bytes, but not in their last card, are ordered either way
+    /// round to one fingerprint, which differs from the one with the last
+    /// cards swapped between other piles.
+    #[test]
+    fn permuted_piles_have_one_fingerprint() {
+        use demon_core::Card;
+        let card = |s: &str| s.parse::<Card>().unwrap();
+        let mut checked = 0;
+        for g in [
+            GameKind::Canfield,
+            GameKind::AmericanToad,
+            GameKind::VariegatedCanfield,
+            GameKind::DoubleCanfield,
+        ] {
+            let rules = g.preset(Reading::Standard).unwrap();
+            for seed in 1..=8u64 {
+                let game = Game::new(&rules, &Source::Native(seed).layout(&rules)).unwrap();
+                let mut st = game.initial();
+                let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+                for _ in 0..120 {
+                    let piles = rules.piles as usize;
+                    if piles_interchangeable(&game, &st) {
+                        let fp = fingerprint(&game, &st);
+                        let rev: Vec<usize> = (0..piles).rev().collect();
+                        let rot: Vec<usize> = (0..piles).map(|p| (p + 3) % piles).collect();
+                        assert_eq!(
+                            fingerprint(&game, &permuted(&game, &st, &rev)),
+                            fp,
+                            "{g} {seed}"
+                        );
+                        assert_eq!(
+                            fingerprint(&game, &permuted(&game, &st, &rot)),
+                            fp,
+                            "{g} {seed}"
+                        );
+                        checked += 1;
+                    }
+                    let moves = game.legal_moves(&st);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    game.play(&mut st, moves[(x % moves.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(checked > 2000, "{checked} positions checked");
+        // Two piles with the same first five cards: the packed prefix ties,
+        // and the whole piles decide. Double Easthaven's 24 tableau cards
+        // (three a pile, two face down), with a stock dealt to the waste so
+        // that the piles are interchangeable from the start.
+        let o = RuleOverrides {
+            stock_to_waste: Some(true),
+            ..Default::default()
+        };
+        let rules = Rules::resolve(GameKind::DoubleEasthaven, Reading::Standard, &o).unwrap();
+        let game = Game::new(&rules, &Source::Native(1).layout(&rules)).unwrap();
+        let st = game.initial();
+        assert!(piles_interchangeable(&game, &st));
+        let a: Vec<Card> = ["KH", "QS", "JH", "TS", "9H", "8S"].map(card).to_vec();
+        let b: Vec<Card> = ["KH", "QS", "JH", "TS", "9H", "8C"].map(card).to_vec();
+        let rest: Vec<Vec<Card>> = (0..6)
+            .map(|i| vec![card("2C"), card(["3D", "4S", "5H", "6C", "7D", "8H"][i])])
+            .collect();
+        let lay = |first: &[Card], second: &[Card]| {
+            let mut piles: Vec<&[Card]> = vec![first, second];
+            piles.extend(rest.iter().map(|p| p.as_slice()));
+            let mut out = st.clone();
+            game.rearrange_tableau(&mut out, &piles);
+            fingerprint(&game, &out)
+        };
+        assert_eq!(lay(&a, &b), lay(&b, &a));
+        assert_ne!(lay(&a, &b), lay(&a, &a));
     }
 
     #[test]

@@ -2,8 +2,61 @@
 //! Each set pins the verdict counts it must reproduce, so a benchmark can
 //! never report a speed-up that came from a wrong answer.
 
+use std::time::Instant;
+
 use demon_core::rules::{EmptySpace, GroupMoves, TableauWrap};
-use demon_core::{GameKind, Reading, RuleOverrides, Rules};
+use demon_core::{GameKind, Reading, RuleOverrides, Rules, Source};
+use demon_solver::{solve_with, Limits, Options, Verdict};
+
+/// What solving a set of deals gave.
+pub struct SetRun {
+    pub won: usize,
+    pub lost: usize,
+    /// The seeds left unknown, with the limit that stopped each.
+    pub unknown: Vec<(u64, String)>,
+    /// Nodes over the deals.
+    pub nodes: u64,
+    /// Wall time for the whole set.
+    pub secs: f64,
+    /// Peak memory and positions stored of the deal that stored the most
+    /// positions, for bytes per position.
+    pub big_bytes: usize,
+    pub big_stored: u64,
+}
+
+/// Solves native seeds `seeds` under `rules`, one after the other.
+pub fn run_set(
+    rules: &Rules,
+    seeds: std::ops::RangeInclusive<u64>,
+    limits: &Limits,
+    options: &Options,
+) -> SetRun {
+    let mut run = SetRun {
+        won: 0,
+        lost: 0,
+        unknown: Vec::new(),
+        nodes: 0,
+        secs: 0.0,
+        big_bytes: 0,
+        big_stored: 0,
+    };
+    let t = Instant::now();
+    for seed in seeds {
+        let out =
+            solve_with(rules, &Source::Native(seed).layout(rules), limits, options).expect("solve");
+        match out.verdict {
+            Verdict::Won(_) => run.won += 1,
+            Verdict::Lost => run.lost += 1,
+            Verdict::Unknown(l) => run.unknown.push((seed, l.to_string())),
+        }
+        run.nodes += out.stats.nodes;
+        if out.stats.stored > run.big_stored {
+            (run.big_bytes, run.big_stored) = (out.stats.peak_memory, out.stats.stored);
+        }
+    }
+    run.secs = t.elapsed().as_secs_f64();
+    run
+}
 
 /// A named set of native seeds under one rule set, with the expected number
 /// of won and lost deals.

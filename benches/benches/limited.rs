@@ -4,11 +4,8 @@
 //! verdict counts and the nodes spent, and prints time and nodes per
 //! second. Run with `cargo bench -p demon-benches --bench limited`.
 
-use std::time::Instant;
-
-use demon_benches::limited_sets;
-use demon_core::Source;
-use demon_solver::{solve_with, Limits, Options, Verdict};
+use demon_benches::{limited_sets, run_set};
+use demon_solver::{Limits, Options};
 
 fn main() {
     println!(
@@ -22,25 +19,9 @@ fn main() {
             timeout: None,
         };
         let options = Options::for_rules(&set.rules);
-        let (mut won, mut lost, mut unknown) = (0, 0, 0);
-        let mut nodes = 0u64;
-        let t = Instant::now();
-        for seed in set.seeds.clone() {
-            let out = solve_with(
-                &set.rules,
-                &Source::Native(seed).layout(&set.rules),
-                &limits,
-                &options,
-            )
-            .expect("solve");
-            match out.verdict {
-                Verdict::Won(_) => won += 1,
-                Verdict::Lost => lost += 1,
-                Verdict::Unknown(_) => unknown += 1,
-            }
-            nodes += out.stats.nodes;
-        }
-        let secs = t.elapsed().as_secs_f64();
+        let run = run_set(&set.rules, set.seeds.clone(), &limits, &options);
+        let (won, lost, unknown, nodes, secs) =
+            (run.won, run.lost, run.unknown.len(), run.nodes, run.secs);
         let n = set.seeds.clone().count() as f64;
         println!(
             "{:<48} {:>6} {:>6} {:>8} {:>12} {:>9.3} {:>9.4} {:>12.0}",

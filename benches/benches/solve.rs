@@ -6,11 +6,8 @@
 //! one thread and then by two ([`Options::threads`]; `seconds` are wall
 //! time). Run with `cargo bench -p demon-benches`.
 
-use std::time::Instant;
-
-use demon_benches::sets;
-use demon_core::Source;
-use demon_solver::{solve_with, Limits, Options, Verdict};
+use demon_benches::{run_set, sets};
+use demon_solver::{Limits, Options};
 
 fn main() {
     let limits = Limits {
@@ -27,30 +24,11 @@ fn main() {
             threads,
             ..Options::for_rules(&set.rules)
         };
-        let (mut won, mut lost) = (0, 0);
-        let mut nodes = 0u64;
-        // The deal that stored the most positions, for bytes per position.
-        let (mut big_bytes, mut big_stored) = (0usize, 0u64);
-        let t = Instant::now();
-        for seed in set.seeds.clone() {
-            let out = solve_with(
-                &set.rules,
-                &Source::Native(seed).layout(&set.rules),
-                &limits,
-                &options,
-            )
-            .expect("solve");
-            match out.verdict {
-                Verdict::Won(_) => won += 1,
-                Verdict::Lost => lost += 1,
-                Verdict::Unknown(l) => panic!("{}: seed {seed} undecided ({l})", set.name),
-            }
-            nodes += out.stats.nodes;
-            if out.stats.stored > big_stored {
-                (big_bytes, big_stored) = (out.stats.peak_memory, out.stats.stored);
-            }
+        let run = run_set(&set.rules, set.seeds.clone(), &limits, &options);
+        if let Some((seed, limit)) = run.unknown.first() {
+            panic!("{}: seed {seed} undecided ({limit})", set.name);
         }
-        let secs = t.elapsed().as_secs_f64();
+        let (won, lost, secs) = (run.won, run.lost, run.secs);
         let n = set.seeds.clone().count() as f64;
         println!(
             "{:<48} {:>7} {:>6} {:>6} {:>9.3} {:>9.4} {:>12.0} {:>10}",
@@ -60,8 +38,8 @@ fn main() {
             lost,
             secs,
             secs / n,
-            nodes as f64 / secs,
-            big_bytes as u64 / big_stored.max(1)
+            run.nodes as f64 / secs,
+            run.big_bytes as u64 / run.big_stored.max(1)
         );
         assert_eq!(
             (won, lost),

@@ -1,7 +1,10 @@
 //! Nested rollouts alone on a range of native seeds ([`demon_solver::rollout`]),
 //! for tuning: phases of BUDGET moves, at most PHASES of them.
 //!
-//! cargo run --release -p demon-solver --example nested -- GAME FIRST LAST BUDGET PHASES [pysolfc] [any] [RANKS]
+//! cargo run --release -p demon-solver --example nested -- GAME FIRST LAST BUDGET PHASES [restarts] [pysolfc] [any] [RANKS]
+//!
+//! `restarts`: the level-1 restarts, each with its own noise, instead of
+//! the ladder of levels.
 use demon_core::{GameKind, Reading, RuleOverrides, Rules, Source};
 
 fn main() {
@@ -13,8 +16,11 @@ fn main() {
     let phases: u32 = a[5].parse().unwrap();
     let mut o = RuleOverrides::default();
     let mut reading = Reading::Standard;
+    let mut restarts = false;
     for x in &a[6..] {
-        if x == "pysolfc" {
+        if x == "restarts" {
+            restarts = true;
+        } else if x == "pysolfc" {
             reading = Reading::Pysolfc;
         } else if x == "any" {
             o.group_moves = Some(demon_core::rules::GroupMoves::Any);
@@ -29,12 +35,19 @@ fn main() {
     for seed in first..=last {
         let layout = Source::Native(seed).layout(&rules);
         let t1 = std::time::Instant::now();
-        let (f, n, level) =
-            demon_solver::rollout::rollouts_alone(&rules, &layout, 64 << 20, budget, phases);
+        let (f, n, level) = demon_solver::rollout::rollouts_alone(
+            &rules,
+            &layout,
+            restarts,
+            64 << 20,
+            budget,
+            phases,
+        );
         total += n;
         println!(
-            "seed {seed}: {:?} moves {n} level {level} {:.2}s",
+            "seed {seed}: {:?} moves {n} {} {level} {:.2}s",
             f,
+            if restarts { "restart" } else { "level" },
             t1.elapsed().as_secs_f64()
         );
         if f.is_some() {

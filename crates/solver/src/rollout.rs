@@ -17,6 +17,15 @@
 //!   L - 1 rollout after every move and remembers the best whole line any
 //!   of them found, then plays that line's next move.
 //!
+//! Beside this ladder of levels, which is deterministic and ever more
+//! costly (a level-3 rollout of American Toad can take 60 M moves), a
+//! second stream of rollouts, the *restarts* ([`Rollouts::restarts`]),
+//! plays level-1 rollouts over and over, each with its own playout policy:
+//! the search's scores with a noise of their own ([`noise`],
+//! [`NOISE_SPANS`]). Where the
+//! search's order leads every playout the same wrong way, some noise
+//! finds the way round; see [`RESTART_LEVEL`] for what it won.
+//!
 //! It only ever reports a win, as the list of moves it played; the solver
 //! replays that list with the independent checker before saying WON, like
 //! every other win. It never says LOST. So it cannot make a verdict wrong,
@@ -84,6 +93,64 @@ const MAX_FOLLOW: usize = 4 * MAX_LINE;
 /// 15 M moves, seed 3's level 4 took 861 M.)
 const TOP_LEVEL: u32 = 4;
 
+/// The level of the restarts ([`Rollouts::restarts`]). Measured with
+/// rollouts alone, after the ladder's levels 1 and 2, on the deals the
+/// search had left unknown (it had given the ladder up to about 240 M
+/// moves on American Toad and 80 M on Double Easthaven):
+/// - American Toad 57, 260, 280, 290, 547, 725, 812 and 899 (unknown at
+///   30 M nodes; 57, 280, 290 and 899 won by the ladder at 108 M to
+///   293 M nodes, the others unknown at 300 M), 60 M moves each: level-1
+///   restarts won 260, 280, 290 and 899 (in 1.1 M, 2.1 M, 14.7 M and
+///   0.9 M moves; restarts 85, 18, 919 and 7), level-2 restarts only 280
+///   and 899 (18.7 M and 1.3 M), and a level-3 rollout of the ladder took
+///   more than 60 M moves on each of the first four;
+/// - Variegated Canfield, ten deals unknown at 30 M nodes (1, 5, 6, 7, 8,
+///   11, 13, 18, 21, 22), 15 M moves: level-1 restarts won 8 and 13;
+/// - Double Easthaven, nine deals unknown at 100 M nodes on which the
+///   ladder had not run out of levels (845, 969, 61, 795, 775, 124, 751,
+///   640, 567), 15 M moves: won 751 and 795. On ten on which it had run
+///   out (101, 182, 214, 819, 894, 43, 431, 72, 422, 263), a thousand
+///   level-2 restarts won none, nor 34 to 200 level-3 ones in 40 M moves.
+///
+/// The ladder still wins deals the restarts do not (American Toad 57), so
+/// the two share the rollouts' moves ([`crate::search`]).
+pub const RESTART_LEVEL: u32 = 1;
+
+/// The noise a restart adds to a playout's move scores ranges over
+/// `0..span`, the spans taken in turn from restart to restart. 40 is the
+/// gap between a move onto the tableau (20) and a reserve card's move
+/// (60), and between that and a foundation move (100): it mostly reorders
+/// moves of one kind (which waste card, which pile). 120 reorders kinds
+/// too, but never puts a move onto the tableau before a foundation move.
+/// Restarts alone, each span on its own (American Toad 57, 260, 280,
+/// 290, 547, 725, 812, 899 at 20 M moves; Variegated Canfield 1, 5, 6, 7,
+/// 8, 11, 13, 18, 21, 22 and Double Easthaven 61, 124, 567, 640, 751, 775,
+/// 795, 845, 969 at 15 M; wins in brackets):
+///
+/// | span | American Toad | Variegated Canfield | Double Easthaven |
+/// |---|---|---|---|
+/// | 40 | 4 (260, 280, 290, 899) | 2 (8, 13) | 2 (751, 795; after the ladder's levels 1-2) |
+/// | 120 | 5 (57, 260, 280, 725, 899) | 1 (8) | 1 (751) |
+/// | 300 | 5 (the same) | 1 (8) | 0 |
+/// | 1,000 | 1 (899) | 0 of 7 | |
+const NOISE_SPANS: [u64; 2] = [40, 120];
+
+/// A restart's noise on the score of the `i`-th generated move of the
+/// position of exact key `key` (see [`exact`]), in `0..span` for the
+/// restart's span ([`NOISE_SPANS`]): a function of the three alone, so that a restart's playout from a
+/// position is always the same, which the playouts' memory rests on.
+fn noise(key: u128, variant: u32, i: usize) -> i16 {
+    let mut z = (key as u64)
+        ^ ((key >> 64) as u64).rotate_left(17)
+        ^ u64::from(variant).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ (i as u64).wrapping_mul(0xD1B5_4A32_D192_ED03);
+    // SplitMix64's finaliser.
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    (z % NOISE_SPANS[variant as usize % NOISE_SPANS.len()]) as i16
+}
+
 /// Bytes the rollouts hold besides the playouts' memory: the positions
 /// of the lines ((4 + 1) levels of at most 4,000 positions, in a hash
 /// set: about 0.7 MiB) and the lines' steps (a few of at most about
@@ -108,8 +175,14 @@ pub struct Rollouts<'g> {
     /// The level the next phase starts from.
     level: u32,
     /// A rollout of [`TOP_LEVEL`] ended without a win: nothing is left to
-    /// try.
+    /// try (never, for restarts).
     done: bool,
+    /// Whether these are the restarts: level-1 rollouts, one playout
+    /// policy after another, instead of the ladder of levels.
+    restarts: bool,
+    /// The playout policy: 0 (the ladder) plays the search's move order;
+    /// each restart `v` (from 1) adds the scores its noise ([`noise`]).
+    pub variant: u32,
     /// Moves played (each one a position reached); what a phase counts
     /// against its budget, and the nodes it adds to the search's.
     pub moves: u64,
@@ -208,13 +281,15 @@ fn value(g: &Game, st: &State) -> i64 {
 }
 
 impl<'g> Rollouts<'g> {
-    /// Rollouts holding at most `bytes` of memory (at least
+    /// The ladder of levels, holding at most `bytes` of memory (at least
     /// [`LINE_BYTES`]; what is above it is the playouts' memory).
     pub fn new(g: &'g Game, bytes: usize) -> Rollouts<'g> {
         Rollouts {
             g,
             level: 1,
             done: false,
+            restarts: false,
+            variant: 0,
             moves: 0,
             limit: 0,
             deadline: None,
@@ -227,6 +302,17 @@ impl<'g> Rollouts<'g> {
             gen: SmallVec::new(),
             reach: crate::moves::ReachMemo::default(),
             autos: Vec::new(),
+        }
+    }
+
+    /// The restarts ([`RESTART_LEVEL`]), holding at most `bytes` of
+    /// memory as for [`Rollouts::new`].
+    pub fn restarts(g: &'g Game, bytes: usize) -> Rollouts<'g> {
+        Rollouts {
+            level: RESTART_LEVEL,
+            restarts: true,
+            variant: 1,
+            ..Rollouts::new(g, bytes)
         }
     }
 
@@ -265,17 +351,42 @@ impl<'g> Rollouts<'g> {
                     }
                     // Not a win after all (a line read back cut short, or
                     // a hash collision): nothing to report at this level.
-                    self.done = self.level == TOP_LEVEL;
-                    self.level = (self.level + 1).min(TOP_LEVEL);
+                    self.next_rollout();
                     return None;
                 }
-                Ok(_) if self.level == TOP_LEVEL => {
-                    self.done = true;
-                    return None;
+                Ok(_) => {
+                    if !self.next_rollout() {
+                        return None;
+                    }
                 }
-                Ok(_) => self.level += 1,
             }
         }
+    }
+
+    /// Moves on after a rollout that found no win: the ladder to its next
+    /// level, the restarts to their next policy (whose playouts end
+    /// elsewhere, so the memory of the last one's is dropped). `false`
+    /// when nothing is left to try.
+    fn next_rollout(&mut self) -> bool {
+        if self.restarts {
+            match self.variant.checked_add(1) {
+                Some(v) => {
+                    self.variant = v;
+                    self.ends.clear();
+                    return true;
+                }
+                None => {
+                    self.done = true;
+                    return false;
+                }
+            }
+        }
+        if self.level < TOP_LEVEL {
+            self.level += 1;
+            return true;
+        }
+        self.done = true;
+        false
     }
 
     fn check(&self) -> Result<(), Stopped> {
@@ -359,6 +470,11 @@ impl<'g> Rollouts<'g> {
             let mut next = None;
             let mut gen = std::mem::take(&mut self.gen);
             generate_unsorted(self.g, &st, &mut gen, &mut self.reach, Gen::All);
+            if self.variant > 0 {
+                for (i, m) in gen.iter_mut().enumerate() {
+                    m.score = m.score.saturating_add(noise(key, self.variant, i));
+                }
+            }
             while let Some(i) = first_best(&gen) {
                 let m = gen.remove(i);
                 if !worth_playing(self.g, &st, m.mv) {
@@ -552,26 +668,34 @@ impl<'g> Rollouts<'g> {
     }
 }
 
-/// Rollouts alone on one deal, for experiments and tests: phases of
-/// `budget` moves each, at most `phases` of them, holding `bytes` of
-/// memory. The length of the win found (replayed by the checker; panics
-/// if it does not replay), the moves played, and the level reached.
+/// Rollouts alone on one deal, for experiments and tests: the ladder, or
+/// the restarts if `restarts`, in phases of `budget` moves each, at most
+/// `phases` of them, holding `bytes` of memory. The length of the win
+/// found (replayed by the checker; panics if it does not replay), the
+/// moves played, and the level reached (the ladder) or the restart last
+/// played (the restarts).
 #[doc(hidden)]
 pub fn rollouts_alone(
     rules: &demon_core::Rules,
     layout: &demon_core::Layout,
+    restarts: bool,
     bytes: usize,
     budget: u64,
     phases: u32,
 ) -> (Option<usize>, u64, u32) {
     let g = Game::new(rules, layout).expect("layout");
-    let mut r = Rollouts::new(&g, bytes);
+    let mut r = if restarts {
+        Rollouts::restarts(&g, bytes)
+    } else {
+        Rollouts::new(&g, bytes)
+    };
+    let reached = |r: &Rollouts| if restarts { r.variant } else { r.level };
     for _ in 0..phases {
         if let Some(m) = r.phase(budget, None, None) {
             let ok = demon_core::replay::replay(rules, layout, &m).is_ok_and(|x| x.won);
             assert!(ok, "a rollout's line does not replay to a win");
-            return (Some(m.len()), r.moves, r.level);
+            return (Some(m.len()), r.moves, reached(&r));
         }
     }
-    (None, r.moves, r.level)
+    (None, r.moves, reached(&r))
 }

@@ -30,8 +30,10 @@ fn no_rollouts() -> Options {
 /// best-first probes leaves both unknown at 1,000,000 nodes; with rollouts
 /// (after the first pause at 100,000 search nodes and the first probe's
 /// 50,000) seed 67 is won after 6,471 rollout moves, 156,471 nodes in all,
-/// and seed 58 after 180,490, 330,490 nodes, in the first phase (which
-/// may play 400,000 in a two-deck game). (7,508 and 198,319 rollout moves
+/// and seed 58 after 183,183, 333,183 nodes, both by the ladder of levels
+/// in the first phase (which may play 400,000 in a two-deck game, half of
+/// them the ladder's). (180,490 for seed 58 while the ladder had all of
+/// the rollouts' memory, not half; 7,508 and 198,319 rollout moves
 /// before the rollouts weighed the lowest foundation; seed 58 took
 /// 200,805, the first phase's 100,000 and part of the second's, before
 /// two-deck games gave the rollouts four times the pause.) `solve_with` replays each win with the
@@ -42,7 +44,7 @@ fn no_rollouts() -> Options {
 #[test]
 fn rollouts_win_american_toad_deals_the_search_leaves_unknown() {
     let rules = toad();
-    for (seed, nodes, rollout_nodes) in [(67u64, 156_471u64, 6_471u64), (58, 330_490, 180_490)] {
+    for (seed, nodes, rollout_nodes) in [(67u64, 156_471u64, 6_471u64), (58, 333_183, 183_183)] {
         let layout = Source::Native(seed).layout(&rules);
         let out = solve_with(&rules, &layout, &limits(1_000_000), &no_rollouts()).unwrap();
         assert_eq!(
@@ -62,7 +64,7 @@ fn rollouts_win_american_toad_deals_the_search_leaves_unknown() {
 }
 
 /// A node limit that falls inside a rollout phase (American Toad seed 58's
-/// first, from 150,000 nodes until its win at 330,490) stops it there
+/// first, from 150,000 nodes until its win at 333,183) stops it there
 /// exactly.
 #[test]
 fn rollouts_stop_at_the_node_limit() {
@@ -95,15 +97,57 @@ fn rollouts_are_deterministic() {
 fn rollouts_win_with_little_playout_memory() {
     let rules = toad();
     let layout = Source::Native(58).layout(&rules);
-    let (won, roomy, _) = rollouts_alone(&rules, &layout, 64 << 20, 400_000, 4);
+    let (won, roomy, _) = rollouts_alone(&rules, &layout, false, 64 << 20, 400_000, 4);
     assert!(won.is_some());
     for bytes in [LINE_BYTES, LINE_BYTES + 128 * 40, LINE_BYTES + 128 * 2_000] {
-        let (won, moves, _) = rollouts_alone(&rules, &layout, bytes, 20_000_000, 1);
+        let (won, moves, _) = rollouts_alone(&rules, &layout, false, bytes, 20_000_000, 1);
         assert!(won.is_some(), "{bytes}");
         if bytes == LINE_BYTES {
             assert!(moves > roomy, "{moves} against {roomy}");
         }
     }
+}
+
+/// The restarts (level-1 rollouts, each with its own noise on the move
+/// scores) win a deal the ladder of levels leaves: American Toad 899,
+/// which the ladder won only after 108.8 M nodes of the search
+/// (`results/2026-11-28-toad-retry-100M-300M`). The first restart wins it
+/// after 11,942 moves; the ladder has no win in 1,000,000. Restarts are
+/// deterministic, and with the least memory (their playouts' memory
+/// emptied again and again) they still win it.
+#[test]
+fn restarts_win_where_the_ladder_does_not() {
+    let rules = toad();
+    let layout = Source::Native(899).layout(&rules);
+    let (won, moves, restart) = rollouts_alone(&rules, &layout, true, 64 << 20, 1_000_000, 1);
+    assert!(won.is_some());
+    assert_eq!((moves, restart), (11_942, 1));
+    let again = rollouts_alone(&rules, &layout, true, 64 << 20, 1_000_000, 1);
+    assert_eq!(again, (won, moves, restart));
+    let (won, moves, _) = rollouts_alone(&rules, &layout, true, LINE_BYTES, 1_000_000, 1);
+    assert!(won.is_some(), "{moves}");
+    let (won, moves, level) = rollouts_alone(&rules, &layout, false, 64 << 20, 1_000_000, 1);
+    assert_eq!((won, moves), (None, 1_000_000), "level {level}");
+}
+
+/// In the search the restarts share the two-deck rollout phases with the
+/// ladder: American Toad 899, unknown at 1 M nodes without rollouts, is
+/// won at 361,942 nodes: the search's first 100,000, the probe's 50,000,
+/// then in the first rollout phase the ladder's half (200,000 moves, no
+/// win) and the first restart's 11,942 moves; its line is replayed by the
+/// checker.
+#[test]
+fn the_search_wins_with_a_restart() {
+    let rules = toad();
+    let layout = Source::Native(899).layout(&rules);
+    let out = solve_with(&rules, &layout, &limits(1_000_000), &no_rollouts()).unwrap();
+    assert_eq!(out.verdict, Verdict::Unknown(Limit::Nodes(1_000_000)));
+    let out = solve_with(&rules, &layout, &limits(1_000_000), &Options::default()).unwrap();
+    assert!(matches!(out.verdict, Verdict::Won(_)));
+    assert_eq!(
+        (out.stats.nodes, out.stats.rollout_nodes),
+        (361_942, 211_942)
+    );
 }
 
 /// Rollouts only ever report wins: on a lost deal (Canfield with runs

@@ -253,7 +253,8 @@ impl<'a> RunArgs<'a> {
 /// a resumed report must share them. The number of search paths is named
 /// unless it is 1, so that the reports made before there were several
 /// (`results/`) resume with `--cursors 1`, as they were made; rollouts
-/// are named when on, so that those reports resume with `--no-rollouts`;
+/// are named when on, so that those reports resume with `--no-rollouts`
+/// (and the restarts beside them, which changed two-deck searches);
 /// best-first probes when off, so that those made before they could be
 /// turned off resume with `--probes`.
 fn settings(job: &Job) -> String {
@@ -284,6 +285,12 @@ fn settings(job: &Job) -> String {
     }
     if job.options.rollouts {
         s += " rollouts=on";
+        // The restarts (e399ac9) changed what a two-deck search decides
+        // under a node limit: its reports from before do not resume, and
+        // their unknown deals may be retried at the same limits.
+        if demon_solver::restarts_apply(&job.rules) {
+            s += " restarts=on";
+        }
     }
     if !job.options.probes {
         s += " probes=off";

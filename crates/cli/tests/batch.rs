@@ -496,6 +496,49 @@ fn retried_unknown_deals_merge_into_the_run_at_the_larger_limit() {
     }
 }
 
+/// A two-deck report's settings name the restarts beside the rollouts
+/// (e399ac9), which changed what those searches decide under a node
+/// limit: a report made before them may be retried at its own limits,
+/// one made with them may not.
+#[test]
+fn two_deck_reports_name_the_restarts() {
+    let d = dir();
+    let path = |n: &str| d.path().join(n).display().to_string();
+    let base = path("base.csv");
+    let run = |extra: &[&str], csv: &str| {
+        let mut a = vec![
+            "batch",
+            "american-toad",
+            "--max-nodes",
+            "20k",
+            "--max-memory",
+            "256M",
+            "--jobs",
+            "1",
+            "--csv",
+            csv,
+        ];
+        a.extend_from_slice(extra);
+        demon(&a)
+    };
+    let o = run(&["--seeds", "3..5"], &base);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let sidecar = format!("{base}.run");
+    let settings = std::fs::read_to_string(&sidecar).unwrap();
+    assert!(settings.contains(" rollouts=on restarts=on"), "{settings}");
+    let o = run(&["--retry-unknown", &base], &path("same.csv"));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o.stderr).contains("this run's limits are the report's"),
+        "{}",
+        text(&o.stderr)
+    );
+    std::fs::write(&sidecar, settings.replace(" restarts=on", "")).unwrap();
+    let o = run(&["--retry-unknown", &base], &path("older.csv"));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(lines(Path::new(&path("older.csv"))), 3);
+}
+
 #[test]
 fn ctrl_c_saves_the_deals_in_progress_with_a_checkpoint_dir() {
     // Superior Canfield seeds 61 (won in 55 nodes) and 62 (unknown at

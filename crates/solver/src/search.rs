@@ -780,10 +780,16 @@ struct Streams<'g> {
     restarts: Option<Rollouts<'g>>,
 }
 
+/// Whether the rollouts of a game under `rules` include the restarts
+/// ([`Streams`]): with two decks.
+pub fn restarts_apply(rules: &Rules) -> bool {
+    rules.decks >= 2
+}
+
 impl<'g> Streams<'g> {
     fn new(game: &'g Game, bytes: usize) -> Streams<'g> {
         let half = bytes / 2;
-        if game.rules().decks >= 2 && half >= crate::rollout::LINE_BYTES {
+        if restarts_apply(game.rules()) && half >= crate::rollout::LINE_BYTES {
             Streams {
                 ladder: Rollouts::new(game, bytes - half),
                 restarts: Some(Rollouts::restarts(game, half)),

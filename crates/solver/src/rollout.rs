@@ -22,9 +22,9 @@
 //! second stream of rollouts, the *restarts* ([`Rollouts::restarts`]),
 //! plays level-1 rollouts over and over, each with its own playout policy:
 //! the search's scores with a noise of their own ([`noise`],
-//! [`NOISE_SPANS`]). Where the
-//! search's order leads every playout the same wrong way, some noise
-//! finds the way round; see [`RESTART_LEVEL`] for what it won.
+//! [`NOISE_SPANS`]). Where the search's order leads every playout the
+//! same wrong way, some noise finds the way round; see [`RESTART_LEVEL`]
+//! for what it won.
 //!
 //! It only ever reports a win, as the list of moves it played; the solver
 //! replays that list with the independent checker before saying WON, like
@@ -94,7 +94,8 @@ const MAX_FOLLOW: usize = 4 * MAX_LINE;
 const TOP_LEVEL: u32 = 4;
 
 /// The level of the restarts ([`Rollouts::restarts`]). Measured with
-/// rollouts alone, after the ladder's levels 1 and 2, on the deals the
+/// rollouts alone (noise span 40 for every restart), after the ladder's
+/// levels 1 and 2, on the deals the
 /// search had left unknown (it had given the ladder up to about 240 M
 /// moves on American Toad and 80 M on Double Easthaven):
 /// - American Toad 57, 260, 280, 290, 547, 725, 812 and 899 (unknown at
@@ -103,7 +104,7 @@ const TOP_LEVEL: u32 = 4;
 ///   restarts won 260, 280, 290 and 899 (in 1.1 M, 2.1 M, 14.7 M and
 ///   0.9 M moves; restarts 85, 18, 919 and 7), level-2 restarts only 280
 ///   and 899 (18.7 M and 1.3 M), and a level-3 rollout of the ladder took
-///   more than 60 M moves on each of the first four;
+///   more than 60 M moves on each of 57, 280, 290 and 899;
 /// - Variegated Canfield, ten deals unknown at 30 M nodes (1, 5, 6, 7, 8,
 ///   11, 13, 18, 21, 22), 15 M moves: level-1 restarts won 8 and 13;
 /// - Double Easthaven, nine deals unknown at 100 M nodes on which the
@@ -112,8 +113,11 @@ const TOP_LEVEL: u32 = 4;
 ///   out (101, 182, 214, 819, 894, 43, 431, 72, 422, 263), a thousand
 ///   level-2 restarts won none, nor 34 to 200 level-3 ones in 40 M moves.
 ///
-/// The ladder still wins deals the restarts do not (American Toad 57), so
-/// the two share the rollouts' moves ([`crate::search`]).
+/// The ladder still wins deals these restarts did not (American Toad 57),
+/// so the two share the rollouts' moves ([`crate::search`]). In the
+/// search, at the limits they had been left unknown at by the ladder
+/// alone, the restarts won American Toad 260 and 725 (of 4 unknown at
+/// 300 M nodes; `results/2026-11-28-restarts-retry`).
 pub const RESTART_LEVEL: u32 = 1;
 
 /// The noise a restart adds to a playout's move scores ranges over
@@ -137,8 +141,9 @@ const NOISE_SPANS: [u64; 2] = [40, 120];
 
 /// A restart's noise on the score of the `i`-th generated move of the
 /// position of exact key `key` (see [`exact`]), in `0..span` for the
-/// restart's span ([`NOISE_SPANS`]): a function of the three alone, so that a restart's playout from a
-/// position is always the same, which the playouts' memory rests on.
+/// restart's span ([`NOISE_SPANS`]): a function of the three alone, so
+/// that a restart's playout from a position is always the same, which
+/// the playouts' memory rests on.
 fn noise(key: u128, variant: u32, i: usize) -> i16 {
     let mut z = (key as u64)
         ^ ((key >> 64) as u64).rotate_left(17)
@@ -175,14 +180,15 @@ pub struct Rollouts<'g> {
     /// The level the next phase starts from.
     level: u32,
     /// A rollout of [`TOP_LEVEL`] ended without a win: nothing is left to
-    /// try (never, for restarts).
+    /// try (for the restarts: only once `u32::MAX` of them have).
     done: bool,
     /// Whether these are the restarts: level-1 rollouts, one playout
     /// policy after another, instead of the ladder of levels.
     restarts: bool,
     /// The playout policy: 0 (the ladder) plays the search's move order;
-    /// each restart `v` (from 1) adds the scores its noise ([`noise`]).
-    pub variant: u32,
+    /// each restart `v` (from 1) adds its own noise to the scores
+    /// ([`noise`]).
+    variant: u32,
     /// Moves played (each one a position reached); what a phase counts
     /// against its budget, and the nodes it adds to the search's.
     pub moves: u64,

@@ -771,6 +771,12 @@ fn after_probe(
     })
 }
 
+/// Whether the rollouts of a game under `rules` include the restarts
+/// ([`Streams`]): with two decks.
+pub fn restarts_apply(rules: &Rules) -> bool {
+    rules.decks >= 2
+}
+
 /// The rollouts of a search: the ladder of levels, and in two-deck games
 /// the restarts ([`crate::rollout::RESTART_LEVEL`]) beside it, each with
 /// half of the rollouts' memory (the restarts only where that half is at
@@ -778,12 +784,6 @@ fn after_probe(
 struct Streams<'g> {
     ladder: Rollouts<'g>,
     restarts: Option<Rollouts<'g>>,
-}
-
-/// Whether the rollouts of a game under `rules` include the restarts
-/// ([`Streams`]): with two decks.
-pub fn restarts_apply(rules: &Rules) -> bool {
-    rules.decks >= 2
 }
 
 impl<'g> Streams<'g> {

@@ -705,3 +705,33 @@ pub fn rollouts_alone(
     }
     (None, r.moves, reached(&r))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A restart's noise stays in its span (40 for even restarts, 120 for
+    /// odd ones), covers it, and differs from restart to restart: the
+    /// restarts of one span are different policies, not one.
+    #[test]
+    fn noise_spans_and_varies() {
+        for (variant, span) in [(2u32, 40i16), (3, 120), (4, 40), (5, 120)] {
+            let (mut low, mut high) = (i16::MAX, i16::MIN);
+            for k in 0..2_000u128 {
+                let n = noise(
+                    k.wrapping_mul(0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835),
+                    variant,
+                    3,
+                );
+                low = low.min(n);
+                high = high.max(n);
+            }
+            assert_eq!((low, high), (0, span - 1), "restart {variant}");
+        }
+        let key = 0x0123_4567_89AB_CDEF_FEDC_BA98_7654_3210u128;
+        let moves = |v: u32| (0..16).map(|i| noise(key, v, i)).collect::<Vec<_>>();
+        assert_ne!(moves(2), moves(4));
+        assert_ne!(moves(3), moves(5));
+        assert_eq!(moves(7), moves(7));
+    }
+}

@@ -136,8 +136,8 @@ pub struct LimitedSet {
 }
 
 /// The two-deck sets of `cargo bench -p demon-benches --bench limited`,
-/// with the counts of the restarts' commit (`demon batch GAME --seeds
-/// A..B --max-nodes 2M --jobs 1 --max-memory 2G`). Before the restarts
+/// with the counts of e399ac9, the restarts' commit (`demon batch GAME
+/// --seeds A..B --max-nodes 2M --jobs 1 --max-memory 2G`). Before the restarts
 /// (1be6184): American Toad 20 won in 1,268,605 nodes, Double Easthaven
 /// 20 in 3,119,642, Variegated Canfield 2 won and 8 unknown in
 /// 16,914,258.

@@ -824,6 +824,12 @@ impl<'g> Streams<'g> {
 /// half, and the exhaustive search has the rest. With the ladder alone,
 /// seeds 1-1,000 were American Toad 996 won / 4 unknown at up to 300 M
 /// nodes, Double Easthaven 960 / 1 lost / 39 unknown at up to 100 M.
+/// The cost falls on lost deals: with half of each phase the ladder runs
+/// out of levels later, and until then the exhaustive search has almost
+/// no nodes. Variegated Canfield 47, lost at 10.1 M nodes with the ladder
+/// alone, is unknown at 30 M with the restarts (28.35 M rollout nodes),
+/// while 8 of the 43 deals of seeds 1-100 unknown at 30 M are now won
+/// (`results/2026-11-28-restarts-retry`).
 const TWO_DECK_SHARE: u64 = 4;
 
 /// Runs a phase of nested rollouts ([`crate::rollout`]) at the search's

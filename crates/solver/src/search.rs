@@ -828,7 +828,9 @@ impl<'g> Streams<'g> {
 /// out of levels later, and until then the exhaustive search has almost
 /// no nodes. Variegated Canfield 47, lost at 10.1 M nodes with the ladder
 /// alone, is unknown at 30 M with the restarts (28.35 M rollout nodes),
-/// while 8 of the 43 deals of seeds 1-100 unknown at 30 M are now won
+/// and Double Easthaven 362 is lost at 94.3 M nodes instead of 23.2 M
+/// (78.5 M of them the rollouts'), while 8 of the 43 deals of Variegated
+/// Canfield's seeds 1-100 unknown at 30 M are now won
 /// (`results/2026-11-28-restarts-retry`).
 const TWO_DECK_SHARE: u64 = 4;
 

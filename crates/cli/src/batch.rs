@@ -285,11 +285,13 @@ fn settings(job: &Job) -> String {
     }
     if job.options.rollouts {
         s += " rollouts=on";
-        // The restarts (e399ac9) changed what a two-deck search decides
-        // under a node limit: its reports from before do not resume, and
-        // their unknown deals may be retried at the same limits.
+        // The restarts (e399ac9), and then the restarts that start partway
+        // along the best line (`restarts=cuts`), each changed what a
+        // two-deck search decides under a node limit: reports from before
+        // do not resume, and their unknown deals may be retried at the
+        // same limits.
         if demon_solver::restarts_apply(&job.rules) {
-            s += " restarts=on";
+            s += " restarts=cuts";
         }
     }
     if !job.options.probes {

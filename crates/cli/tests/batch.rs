@@ -497,7 +497,8 @@ fn retried_unknown_deals_merge_into_the_run_at_the_larger_limit() {
 }
 
 /// A two-deck report's settings name the restarts beside the rollouts
-/// (e399ac9), which changed what those searches decide under a node
+/// (e399ac9) and their cuts (restarts that start partway along the best
+/// line), each of which changed what those searches decide under a node
 /// limit: a report made before them may be retried at its own limits,
 /// one made with them may not.
 #[test]
@@ -525,7 +526,10 @@ fn two_deck_reports_name_the_restarts() {
     assert!(o.status.success(), "{}", text(&o.stderr));
     let sidecar = format!("{base}.run");
     let settings = std::fs::read_to_string(&sidecar).unwrap();
-    assert!(settings.contains(" rollouts=on restarts=on"), "{settings}");
+    assert!(
+        settings.contains(" rollouts=on restarts=cuts"),
+        "{settings}"
+    );
     let o = run(&["--retry-unknown", &base], &path("same.csv"));
     assert_eq!(o.status.code(), Some(1));
     assert!(
@@ -533,10 +537,13 @@ fn two_deck_reports_name_the_restarts() {
         "{}",
         text(&o.stderr)
     );
-    std::fs::write(&sidecar, settings.replace(" restarts=on", "")).unwrap();
-    let o = run(&["--retry-unknown", &base], &path("older.csv"));
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    assert_eq!(lines(Path::new(&path("older.csv"))), 3);
+    // Reports of the restarts before the cuts, and of no restarts.
+    for (older, csv) in [(" restarts=on", "on.csv"), ("", "older.csv")] {
+        std::fs::write(&sidecar, settings.replace(" restarts=cuts", older)).unwrap();
+        let o = run(&["--retry-unknown", &base], &path(csv));
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        assert_eq!(lines(Path::new(&path(csv))), 3);
+    }
 }
 
 #[test]

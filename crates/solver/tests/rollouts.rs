@@ -130,6 +130,26 @@ fn restarts_win_where_the_ladder_does_not() {
     assert_eq!((won, moves), (None, 1_000_000), "level {level}");
 }
 
+/// Half the restarts start partway along the best line the restarts have
+/// found so far, keeping its opening. Variegated Canfield 6 (unknown at
+/// 30 M nodes of the search before they did, and with restarts all from
+/// the deal unwon in 15 M moves) is won by restart 146, one that starts
+/// partway (146 is 2 modulo 4), after 651,875 moves, every time.
+#[test]
+fn restarts_that_start_partway_win() {
+    let rules = GameKind::VariegatedCanfield
+        .preset(Reading::Standard)
+        .unwrap();
+    let layout = Source::Native(6).layout(&rules);
+    let r = rollouts_alone(&rules, &layout, true, 64 << 20, 1_000_000, 1);
+    assert!(r.0.is_some());
+    assert_eq!((r.1, r.2), (651_875, 146));
+    assert_eq!(
+        rollouts_alone(&rules, &layout, true, 64 << 20, 1_000_000, 1),
+        r
+    );
+}
+
 /// In the search the restarts share the two-deck rollout phases with the
 /// ladder: American Toad 899, unknown at 1 M nodes without rollouts, is
 /// won at 361,942 nodes: the search's first 100,000, the probe's 50,000,

@@ -162,7 +162,10 @@ fn noise(key: u128, variant: u32, i: usize) -> i16 {
 /// of the lines ((4 + 1) levels of at most 4,000 positions, in a hash
 /// set: about 0.7 MiB) and the lines' steps (a few of at most about
 /// 40,000 steps of 10 bytes a level, with [`MAX_FOLLOW`]: some 0.1 MiB in
-/// the wins found, of about 300 to 1,000 steps).
+/// the wins found, of about 300 to 1,000 steps). The restarts (level 1,
+/// so two levels' lines) also keep their best line and put the positions
+/// of the part they start after in the line set: at most about 24,000
+/// steps and positions more, some 0.6 MiB, and in practice a few hundred.
 pub const LINE_BYTES: usize = 2 << 20;
 /// Bytes an entry of the playouts' memory ([`Rollouts::playout`]) may
 /// take: 48 for key, value and step, one control byte, and room for a

@@ -163,9 +163,11 @@ fn noise(key: u128, variant: u32, i: usize) -> i16 {
 /// set: about 0.7 MiB) and the lines' steps (a few of at most about
 /// 40,000 steps of 10 bytes a level, with [`MAX_FOLLOW`]: some 0.1 MiB in
 /// the wins found, of about 300 to 1,000 steps). The restarts (level 1,
-/// so two levels' lines) also keep their best line and put the positions
-/// of the part they start after in the line set: at most about 24,000
-/// steps and positions more, some 0.6 MiB, and in practice a few hundred.
+/// so two levels' lines) also keep their best line (at most about 28,000
+/// steps: a restart's line after at most [`MAX_LINE`] steps it started
+/// after) and put the positions of that part in the line set (at most
+/// [`MAX_LINE`]): some 0.4 MiB at most, and in practice a few hundred
+/// steps.
 pub const LINE_BYTES: usize = 2 << 20;
 /// Bytes an entry of the playouts' memory ([`Rollouts::playout`]) may
 /// take: 48 for key, value and step, one control byte, and room for a
@@ -395,10 +397,14 @@ impl<'g> Rollouts<'g> {
 
     /// How many steps of the restarts' best line so far ([`Rollouts::best`])
     /// the next rollout plays before it starts: none for the ladder, nor for
-    /// the restarts whose number is 0 or 1 modulo 4; for the others 30 % to
-    /// 89 % of the line, a function of the restart's number alone (so that a
-    /// phase that cuts a restart short starts it again from the same place:
-    /// the best line changes only when a restart ends). Such a restart keeps
+    /// the restarts whose number is 0 or 1 modulo 4; for the others a part
+    /// of the line (at most [`MAX_LINE`] steps) that is a function of the
+    /// restart's number alone: `30 + h % 60` per cent, `h` being the
+    /// restart's [`noise`] on a fixed key, so 30 % to 69 % for numbers 2
+    /// modulo 4 (span 40) and 30 % to 89 % for numbers 3 (span 120; other
+    /// [`NOISE_SPANS`] would move the cuts). Being fixed lets a phase that
+    /// cuts a restart short start it again from the same place (the best
+    /// line changes only when a restart ends). Such a restart keeps
     /// a good opening and spends its moves on the rest of the game, where a
     /// deal's late choices are.
     ///
@@ -424,7 +430,10 @@ impl<'g> Rollouts<'g> {
         }
         let n = self.best.1.len();
         let h = noise(0x05EE_DCA7, self.variant, 0) as usize;
-        n * (30 + h % 60) / 100
+        // At most MAX_LINE steps: a best line is its restart's line (at
+        // most about 24,000 steps) after the part it started after, so
+        // without a bound the lines could grow from restart to restart.
+        (n * (30 + h % 60) / 100).min(MAX_LINE)
     }
 
     /// Moves on after a rollout that found no win: the ladder to its next

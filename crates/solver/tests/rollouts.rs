@@ -148,6 +148,16 @@ fn restarts_that_start_partway_win() {
         rollouts_alone(&rules, &layout, true, 64 << 20, 1_000_000, 1),
         r
     );
+    // In phases of 20,000 moves, which cut restarts short, each is played
+    // again from the same place: the same restart wins, with the moves of
+    // the restarts cut short on top.
+    let phased = rollouts_alone(&rules, &layout, true, 64 << 20, 20_000, 200);
+    assert_eq!((phased.0, phased.2), (r.0, 146));
+    assert!(phased.1 > r.1, "{}", phased.1);
+    assert_eq!(
+        rollouts_alone(&rules, &layout, true, 64 << 20, 20_000, 200),
+        phased
+    );
 }
 
 /// In the search the restarts share the two-deck rollout phases with the

@@ -8,6 +8,9 @@
 # from the repository root:
 #   DEMON=target/release/demon JOBS=1 results/2026-11-28-cuts-retry/run.sh vc
 #   DEMON=target/release/demon JOBS=2 results/2026-11-28-cuts-retry/run.sh vc2 vc3
+#   DEMON=target/release/demon JOBS=2 results/2026-11-28-cuts-retry/run.sh de
+# (de: Double Easthaven's 36 of seeds 1-1,000 unknown at 100 M nodes, at
+# 100 M.)
 set -e
 DEMON=${DEMON:-target/release/demon}
 JOBS=${JOBS:-1}
@@ -34,5 +37,13 @@ for stage in $stages; do
         run variegated-canfield-$r variegated-canfield $R/variegated-canfield-$r.csv 30M
         $DEMON merge $R/variegated-canfield-$r.2M.csv --retried $R/variegated-canfield-$r.csv \
             --retried $D/variegated-canfield-$r.csv > $D/variegated-canfield-$r.merged.out ;;
+    de)
+        # Double Easthaven's 36 of seeds 1-1,000 unknown at 100 M nodes.
+        run double-easthaven double-easthaven results/2026-11-28-restarts-retry/double-easthaven.csv 100M
+        $DEMON merge results/2026-11-26-two-deck-1-1000/double-easthaven.csv \
+            --retried results/2026-11-27-two-deck-retry-30M/double-easthaven.csv \
+            --retried results/2026-11-28-double-easthaven-retry-100M/double-easthaven.csv \
+            --retried results/2026-11-28-restarts-retry/double-easthaven.csv \
+            --retried $D/double-easthaven.csv > $D/double-easthaven.merged.out ;;
     esac
 done

@@ -368,29 +368,25 @@ impl<'g> Rollouts<'g> {
                 self.play_step(&mut st, s);
                 self.line.insert(fingerprint(g, &st));
             }
-            match self.nested(&st, self.level) {
-                Err(Stopped) => return None,
-                Ok((v, line)) if v == WON => {
-                    let mut full = prefix;
-                    full.extend(line);
-                    if let Some(moves) = self.core_moves(&full) {
-                        return Some(moves);
-                    }
-                    // Not a win after all (a line read back cut short, or
-                    // a hash collision): nothing to report at this level.
-                    self.next_rollout();
-                    return None;
+            let Ok((v, line)) = self.nested(&st, self.level) else {
+                return None;
+            };
+            let mut full = prefix;
+            full.extend(line);
+            if v == WON {
+                if let Some(moves) = self.core_moves(&full) {
+                    return Some(moves);
                 }
-                Ok((v, line)) => {
-                    if self.restarts && v > self.best.0 {
-                        let mut full = prefix;
-                        full.extend(line);
-                        self.best = (v, full);
-                    }
-                    if !self.next_rollout() {
-                        return None;
-                    }
-                }
+                // Not a win after all (a line read back cut short, or
+                // a hash collision): nothing to report at this level.
+                self.next_rollout();
+                return None;
+            }
+            if self.restarts && v > self.best.0 {
+                self.best = (v, full);
+            }
+            if !self.next_rollout() {
+                return None;
             }
         }
     }

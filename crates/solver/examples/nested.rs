@@ -4,7 +4,9 @@
 //! cargo run --release -p demon-solver --example nested -- GAME FIRST LAST BUDGET PHASES [restarts] [pysolfc] [any] [RANKS]
 //!
 //! `restarts`: the level-1 restarts, each with its own noise, instead of
-//! the ladder of levels.
+//! the ladder of levels. A deal they do not win gets a second line: where
+//! their best line ends (cards up, cards left in the reserve, the stock
+//! and the waste).
 use demon_core::{GameKind, Reading, RuleOverrides, Rules, Source};
 
 fn main() {
@@ -35,7 +37,7 @@ fn main() {
     for seed in first..=last {
         let layout = Source::Native(seed).layout(&rules);
         let t1 = std::time::Instant::now();
-        let (f, n, level) = demon_solver::rollout::rollouts_alone(
+        let (f, n, level, end) = demon_solver::rollout::rollouts_alone_best(
             &rules,
             &layout,
             restarts,
@@ -50,6 +52,12 @@ fn main() {
             if restarts { "restart" } else { "level" },
             t1.elapsed().as_secs_f64()
         );
+        if let Some(e) = end {
+            println!(
+                "seed {seed}: best line {} steps, value {}, {} cards up, {} left in the reserve, {} in the stock and waste",
+                e.steps, e.value, e.foundation, e.reserve, e.talon
+            );
+        }
         if f.is_some() {
             won.push(seed);
         }

@@ -737,6 +737,50 @@ impl<'g> Rollouts<'g> {
     }
 }
 
+/// Where the restarts' best line so far ends ([`Rollouts::best_end`]).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BestEnd {
+    /// Its value ([`value`]).
+    pub value: i64,
+    /// Its steps from the deal.
+    pub steps: usize,
+    /// Cards on the foundations at its end (with pre-placed ones).
+    pub foundation: usize,
+    /// Cards left in the reserve.
+    pub reserve: usize,
+    /// Cards left in the stock and the waste.
+    pub talon: usize,
+}
+
+impl Rollouts<'_> {
+    /// The end of the restarts' best line so far, replayed from the deal;
+    /// `None` before a restart has ended without a win (and for the
+    /// ladder, which keeps no best line). For experiments: how near the
+    /// restarts came on a deal they did not win.
+    #[doc(hidden)]
+    pub fn best_end(&mut self) -> Option<BestEnd> {
+        if self.best.1.is_empty() && self.best.0 == i64::MIN {
+            return None;
+        }
+        let g = self.g;
+        let mut st = g.initial();
+        self.autos.clear();
+        play_safe_moves(g, &mut st, &mut self.autos);
+        let steps = self.best.1.clone();
+        for &s in &steps {
+            self.play_step(&mut st, s);
+        }
+        Some(BestEnd {
+            value: self.best.0,
+            steps: steps.len(),
+            foundation: g.foundation_cards(&st),
+            reserve: g.reserve(&st).len(),
+            talon: g.stock(&st).len() + g.waste(&st).len(),
+        })
+    }
+}
+
 /// Rollouts alone on one deal, for experiments and tests: the ladder, or
 /// the restarts if `restarts`, in phases of `budget` moves each, at most
 /// `phases` of them, holding `bytes` of memory. The length of the win
@@ -752,6 +796,22 @@ pub fn rollouts_alone(
     budget: u64,
     phases: u32,
 ) -> (Option<usize>, u64, u32) {
+    let (won, moves, reached, _) =
+        rollouts_alone_best(rules, layout, restarts, bytes, budget, phases);
+    (won, moves, reached)
+}
+
+/// [`rollouts_alone`], and where the restarts' best line ends when they
+/// found no win ([`Rollouts::best_end`]).
+#[doc(hidden)]
+pub fn rollouts_alone_best(
+    rules: &demon_core::Rules,
+    layout: &demon_core::Layout,
+    restarts: bool,
+    bytes: usize,
+    budget: u64,
+    phases: u32,
+) -> (Option<usize>, u64, u32, Option<BestEnd>) {
     let g = Game::new(rules, layout).expect("layout");
     let mut r = if restarts {
         Rollouts::restarts(&g, bytes)
@@ -763,10 +823,11 @@ pub fn rollouts_alone(
         if let Some(m) = r.phase(budget, None, None) {
             let ok = demon_core::replay::replay(rules, layout, &m).is_ok_and(|x| x.won);
             assert!(ok, "a rollout's line does not replay to a win");
-            return (Some(m.len()), r.moves, reached(&r));
+            return (Some(m.len()), r.moves, reached(&r), None);
         }
     }
-    (None, r.moves, reached(&r))
+    let end = r.best_end();
+    (None, r.moves, reached(&r), end)
 }
 
 #[cfg(test)]

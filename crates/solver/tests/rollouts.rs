@@ -4,7 +4,7 @@
 //! deterministic.
 
 use demon_core::{GameKind, Reading, Rules, Source};
-use demon_solver::rollout::{rollouts_alone, LINE_BYTES};
+use demon_solver::rollout::{rollouts_alone, rollouts_alone_best, BestEnd, LINE_BYTES};
 use demon_solver::{solve_with, Limit, Limits, Options, Verdict};
 
 fn toad() -> Rules {
@@ -158,6 +158,33 @@ fn restarts_that_start_partway_win() {
         rollouts_alone(&rules, &layout, true, 64 << 20, 20_000, 200),
         phased
     );
+}
+
+/// Where the restarts' best line ends, on a deal they have not won
+/// (`Rollouts::best_end`, replayed from the deal): Variegated Canfield 1
+/// after 300,000 moves (69 restarts ended) has a best line of 106 steps
+/// that puts 69 cards up (the 8 Aces among them) and empties the reserve,
+/// with 25 cards left in the stock and the waste; its value is 69 * 10 +
+/// 13 * 5 + 60 * 3 (the lowest foundation at 3). Before any restart has
+/// ended there is no best line (American Toad 899 after 10,000 moves).
+#[test]
+fn the_best_line_of_the_restarts_is_replayed() {
+    let rules = GameKind::VariegatedCanfield
+        .preset(Reading::Standard)
+        .unwrap();
+    let layout = Source::Native(1).layout(&rules);
+    let r = rollouts_alone_best(&rules, &layout, true, 64 << 20, 300_000, 1);
+    let end = BestEnd {
+        value: 935,
+        steps: 106,
+        foundation: 69,
+        reserve: 0,
+        talon: 25,
+    };
+    assert_eq!(r, (None, 300_000, 69, Some(end)));
+    let layout = Source::Native(899).layout(&toad());
+    let r = rollouts_alone_best(&toad(), &layout, true, 64 << 20, 10_000, 1);
+    assert_eq!(r, (None, 10_000, 1, None));
 }
 
 /// In the search the restarts share the two-deck rollout phases with the

@@ -270,7 +270,7 @@ impl fmt::Display for Summary {
         if let Some(l) = self.largest.filter(|l| l.stored > 0) {
             writeln!(
                 f,
-                "most positions stored: seed {}, {} positions in {:.1} MiB ({:.0} bytes each)",
+                "most positions stored: seed {}, {} positions; its peak memory {:.1} MiB, {:.0} bytes a position (the peak counts the search paths, the probes and the rollouts beside the table)",
                 l.seed,
                 l.stored,
                 l.peak_memory as f64 / (1u64 << 20) as f64,
@@ -436,7 +436,9 @@ mod tests {
         assert_eq!(l.bytes_per_position(), 110.0);
         let text = s.to_string();
         assert!(
-            text.contains("most positions stored: seed 2, 90 positions"),
+            text.contains(
+                "most positions stored: seed 2, 90 positions; its peak memory 0.0 MiB, 110 bytes a position"
+            ),
             "{text}"
         );
         let empty = Summary::of(&[]);

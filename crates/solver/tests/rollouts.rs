@@ -162,11 +162,13 @@ fn restarts_that_start_partway_win() {
 
 /// Where the restarts' best line ends, on a deal they have not won
 /// (`Rollouts::best_end`, replayed from the deal): Variegated Canfield 1
-/// after 300,000 moves (69 restarts ended) has a best line of 106 steps
-/// that puts 69 cards up (the 8 Aces among them) and empties the reserve,
-/// with 25 cards left in the stock and the waste; its value is 69 * 10 +
-/// 13 * 5 + 60 * 3 (the lowest foundation at 3). Before any restart has
-/// ended there is no best line (American Toad 899 after 10,000 moves).
+/// after 300,000 moves (restarts 1-68 ended, 69 under way) has a best
+/// line of 106 steps that puts 69 cards up (the 8 Aces among them) and
+/// empties the reserve, with 25 cards left in the stock and the waste;
+/// its value is 69 * 10 + 13 * 5 + 60 * 3 (the lowest foundation at 3).
+/// Before any restart has
+/// ended there is no best line (American Toad 899 after 10,000 moves,
+/// its first restart under way).
 #[test]
 fn the_best_line_of_the_restarts_is_replayed() {
     let rules = GameKind::VariegatedCanfield

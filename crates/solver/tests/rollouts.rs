@@ -166,9 +166,8 @@ fn restarts_that_start_partway_win() {
 /// line of 106 steps that puts 69 cards up (the 8 Aces among them) and
 /// empties the reserve, with 25 cards left in the stock and the waste;
 /// its value is 69 * 10 + 13 * 5 + 60 * 3 (the lowest foundation at 3).
-/// Before any restart has
-/// ended there is no best line (American Toad 899 after 10,000 moves,
-/// its first restart under way).
+/// Before any restart has ended there is no best line (American Toad 899
+/// after 10,000 moves, its first restart under way).
 #[test]
 fn the_best_line_of_the_restarts_is_replayed() {
     let rules = GameKind::VariegatedCanfield

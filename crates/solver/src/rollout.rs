@@ -354,9 +354,7 @@ impl<'g> Rollouts<'g> {
             self.ends.reserve(self.ends_cap);
         }
         let g = self.g;
-        let mut root = g.initial();
-        self.autos.clear();
-        play_safe_moves(g, &mut root, &mut self.autos);
+        let root = self.root();
         loop {
             self.line.clear();
             let mut st = root.clone();
@@ -483,6 +481,15 @@ impl<'g> Rollouts<'g> {
 
     /// Plays step `s` (turning the talon first for a K+ waste play) and
     /// the safe moves after it.
+    /// The deal with its safe moves played, which it leaves in
+    /// `self.autos`: where every line starts.
+    fn root(&mut self) -> State {
+        let mut st = self.g.initial();
+        self.autos.clear();
+        play_safe_moves(self.g, &mut st, &mut self.autos);
+        st
+    }
+
     fn play_step(&mut self, st: &mut State, s: Step) {
         if let Some(t) = s.talon {
             self.g.set_talon_state(st, t);
@@ -710,10 +717,8 @@ impl<'g> Rollouts<'g> {
     /// with the independent checker too).
     fn core_moves(&mut self, line: &[Step]) -> Option<Vec<Move>> {
         let g = self.g;
-        let mut st = g.initial();
+        let mut st = self.root();
         let mut out = Vec::new();
-        self.autos.clear();
-        play_safe_moves(g, &mut st, &mut self.autos);
         out.extend(self.autos.iter().map(|&(m, _)| m));
         let mut reach = SmallVec::new();
         for s in line {
@@ -760,13 +765,13 @@ impl Rollouts<'_> {
     /// restarts came on a deal they did not win.
     #[doc(hidden)]
     pub fn best_end(&mut self) -> Option<BestEnd> {
-        if self.best.1.is_empty() && self.best.0 == i64::MIN {
+        // `best` is replaced only by a higher value, so it has been set
+        // exactly when its value is above the least.
+        if self.best.0 == i64::MIN {
             return None;
         }
         let g = self.g;
-        let mut st = g.initial();
-        self.autos.clear();
-        play_safe_moves(g, &mut st, &mut self.autos);
+        let mut st = self.root();
         let steps = self.best.1.clone();
         for &s in &steps {
             self.play_step(&mut st, s);

@@ -197,6 +197,31 @@ fn move_json(m: Move) -> serde_json::Value {
     }
 }
 
+/// Runs the search; Ctrl-C stops it as a limit does (UNKNOWN, with what it
+/// has counted so far), and a second Ctrl-C quits at once.
+fn solve_interruptible(
+    rules: &Rules,
+    layout: &Layout,
+    search: &crate::args::LimitArgs,
+) -> Result<Outcome> {
+    let mut options = search.options(rules);
+    static STOP: AtomicBool = AtomicBool::new(false);
+    ctrlc::set_handler(|| {
+        if STOP.swap(true, Ordering::SeqCst) {
+            std::process::exit(i32::from(crate::batch::EXIT_INTERRUPTED));
+        }
+        eprintln!("interrupted: stopping the search (Ctrl-C again quits at once)");
+    })
+    .context("cannot install the Ctrl-C handler")?;
+    options.stop = Some(demon_solver::StopFlag(&STOP));
+    Ok(demon_solver::solve_with(
+        rules,
+        layout,
+        &search.limits(),
+        &options,
+    )?)
+}
+
 /// Runs the search, saving and resuming through checkpoint `path` (see
 /// `--checkpoint` and [`demon_solver::checkpoint`]).
 fn solve_checkpointed(
@@ -257,7 +282,7 @@ pub fn run(
     checkpoint: Option<(&Path, &str)>,
 ) -> Result<ExitCode> {
     let mut outcome = match checkpoint {
-        None => demon_solver::solve_with(rules, layout, &search.limits(), &search.options(rules))?,
+        None => solve_interruptible(rules, layout, search)?,
         Some((path, game)) => solve_checkpointed(rules, layout, search, path, game)?,
     };
     outcome.shorten_line(rules, layout);

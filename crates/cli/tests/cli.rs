@@ -563,13 +563,7 @@ fn ctrl_c_saves_a_checkpointed_search() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_secs(2));
-    // The shell's own `kill`: no other program needed.
-    let kill = Command::new("sh")
-        .args(["-c", &format!("kill -INT {}", child.id())])
-        .status()
-        .unwrap();
-    assert!(kill.success());
+    interrupt_after(&child, 2);
     let o = child.wait_with_output().unwrap();
     assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
     assert!(stdout(&o).contains("UNKNOWN: the search stopped at the interruption"));
@@ -584,6 +578,42 @@ fn ctrl_c_saves_a_checkpointed_search() {
     assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
     assert!(stderr(&o).contains("resuming the search saved in"));
     assert!(stdout(&o).contains(&format!("node limit ({more} nodes)")));
+}
+
+/// Sends Ctrl-C (SIGINT) to a child after `secs` seconds, with the shell's
+/// own `kill` (no other program needed).
+fn interrupt_after(child: &std::process::Child, secs: u64) {
+    std::thread::sleep(std::time::Duration::from_secs(secs));
+    let kill = Command::new("sh")
+        .args(["-c", &format!("kill -INT {}", child.id())])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+}
+
+#[test]
+fn ctrl_c_stops_a_search_with_its_counts() {
+    // Superior Canfield seed 62 takes minutes to decide. Without
+    // --checkpoint, Ctrl-C stops it as a limit does: UNKNOWN, with the
+    // nodes searched so far, and exit code 4.
+    let child = Command::new(env!("CARGO_BIN_EXE_demon"))
+        .args(["solve", "superior-canfield", "62", "--max-memory", "256M"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    interrupt_after(&child, 2);
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("UNKNOWN: the search stopped at the interruption"),
+        "{text}"
+    );
+    let v: Vec<&str> = text.lines().last().unwrap().split([' ', ',']).collect();
+    assert_eq!(v[0], "nodes");
+    assert!(v[1].parse::<u64>().unwrap() > 0, "{text}");
+    assert!(stderr(&o).contains("interrupted: stopping the search (Ctrl-C again quits at once)"));
 }
 
 /// Nested rollouts win American Toad seed 67 (its 6,471 rollout moves are

@@ -44,7 +44,7 @@ pub enum Command {
     ///
     /// Exit code: 0 WON, 3 LOST, 4 UNKNOWN (1 for errors, 2 for bad arguments).
     #[command(
-        after_help = "Examples:\n  demon solve canfield 1\n  demon solve canfield --pysolfc 123456 --rules pysolfc --show-positions\n  demon solve superior-canfield 7 --timeout 30 --max-memory 8G\n  demon solve canfield 5 --group-moves any --format json\n  demon solve canfield 646 --group-moves any --max-memory 32M --forget-when-full\n  demon solve superior-canfield 664 --forget-when-full --timeout 3600 --checkpoint s664.ck\n\nCtrl-C stops the search and reports it UNKNOWN with its counts so far; a second Ctrl-C quits at once (exit code 130). With --checkpoint, Ctrl-C saves the search, and further Ctrl-Cs wait for the save.\n\nExit code: 0 WON, 3 LOST, 4 UNKNOWN, 1 error, 2 bad arguments."
+        after_help = "Examples:\n  demon solve canfield 1\n  demon solve canfield --pysolfc 123456 --rules pysolfc --show-positions\n  demon solve superior-canfield 7 --timeout 30 --max-memory 8G\n  demon solve canfield 5 --group-moves any --format json\n  demon solve canfield 646 --group-moves any --max-memory 32M --forget-when-full\n  demon solve superior-canfield 664 --forget-when-full --timeout 3600 --checkpoint s664.ck\n\nOn a terminal, a line on standard error shows how far the search has got (nodes, positions, peak memory). Ctrl-C stops the search and reports it UNKNOWN with its counts so far; a second Ctrl-C quits at once (exit code 130). With --checkpoint, Ctrl-C saves the search, and further Ctrl-Cs wait for the save.\n\nExit code: 0 WON, 3 LOST, 4 UNKNOWN, 1 error, 2 bad arguments."
     )]
     Solve {
         #[command(flatten)]

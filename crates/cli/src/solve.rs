@@ -1,14 +1,17 @@
 //! `demon solve`: runs the solver and writes its answer for a person (a
 //! numbered move list to follow on a real table or in PySolFC) or as JSON.
 
+use std::io::IsTerminal;
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use demon_core::{Game, Layout, Loc, Move, Rules, State};
 use demon_solver::{Outcome, Verdict};
+use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
 use crate::args::OutFormat;
@@ -214,12 +217,102 @@ fn solve_interruptible(
     })
     .context("cannot install the Ctrl-C handler")?;
     options.stop = Some(demon_solver::StopFlag(&STOP));
-    Ok(demon_solver::solve_with(
-        rules,
-        layout,
-        &search.limits(),
-        &options,
-    )?)
+    let limits = search.limits();
+    let outcome = with_progress(&mut options, &limits, |options| {
+        demon_solver::solve_with(rules, layout, &limits, options)
+    })?;
+    Ok(outcome)
+}
+
+/// How far the search has got, for [`with_progress`].
+static PROGRESS: demon_solver::Progress = demon_solver::Progress {
+    nodes: AtomicU64::new(0),
+    stored: AtomicU64::new(0),
+    peak_memory: AtomicU64::new(0),
+};
+
+/// Runs `search`, showing on standard error, if it is a terminal, a line
+/// that says how far it has got (nodes and their rate, positions stored,
+/// peak memory against the limit), redrawn a few times a second and
+/// cleared at the end.
+fn with_progress<T>(
+    options: &mut demon_solver::Options,
+    limits: &demon_solver::Limits,
+    search: impl FnOnce(&demon_solver::Options) -> T,
+) -> T {
+    if !std::io::stderr().is_terminal() {
+        return search(options);
+    }
+    options.progress = Some(demon_solver::ProgressBoard(&PROGRESS));
+    let pb = ProgressBar::new_spinner();
+    pb.set_style(
+        ProgressStyle::with_template("{spinner} {elapsed_precise} {wide_msg}")
+            .expect("valid template"),
+    );
+    pb.enable_steady_tick(Duration::from_millis(200));
+    let done = AtomicBool::new(false);
+    let out = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let start = Instant::now();
+            while !done.load(Ordering::Relaxed) {
+                pb.set_message(progress_line(&PROGRESS, limits, start.elapsed()));
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        });
+        let out = search(options);
+        done.store(true, Ordering::Relaxed);
+        out
+    });
+    pb.finish_and_clear();
+    out
+}
+
+/// The progress line's text: `12.30 M nodes (1.20 M/s), 4.56 M
+/// positions, peak memory 812 MiB of 4.0 GiB`, with the node and time
+/// limits where there are.
+fn progress_line(
+    p: &demon_solver::Progress,
+    limits: &demon_solver::Limits,
+    elapsed: Duration,
+) -> String {
+    let nodes = p.nodes.load(Ordering::Relaxed);
+    let secs = elapsed.as_secs_f64();
+    let mut s = format!("{} nodes", count(nodes));
+    if let Some(n) = limits.max_nodes {
+        s += &format!(" of {}", count(n));
+    }
+    if secs > 0.0 {
+        s += &format!(" ({}/s)", count((nodes as f64 / secs) as u64));
+    }
+    s += &format!(
+        ", {} positions, peak memory {} of {}",
+        count(p.stored.load(Ordering::Relaxed)),
+        bytes(p.peak_memory.load(Ordering::Relaxed)),
+        bytes(limits.max_memory as u64)
+    );
+    if let Some(t) = limits.timeout {
+        s += &format!(", time limit {} s", t.as_secs());
+    }
+    s
+}
+
+/// A count in thousands, millions or billions: 950, 12.3 K, 4.56 M, 1.20 G.
+fn count(n: u64) -> String {
+    match n {
+        0..1_000 => n.to_string(),
+        1_000..1_000_000 => format!("{:.1} K", n as f64 / 1e3),
+        1_000_000..1_000_000_000 => format!("{:.2} M", n as f64 / 1e6),
+        _ => format!("{:.2} G", n as f64 / 1e9),
+    }
+}
+
+/// Bytes in MiB or GiB.
+fn bytes(b: u64) -> String {
+    if b >= 1 << 30 {
+        format!("{:.1} GiB", b as f64 / (1u64 << 30) as f64)
+    } else {
+        format!("{} MiB", b >> 20)
+    }
 }
 
 /// Runs the search, saving and resuming through checkpoint `path` (see
@@ -248,16 +341,19 @@ fn solve_checkpointed(
     if resume.is_some() {
         eprintln!("resuming the search saved in {}", path.display());
     }
-    let (o, after) = checkpoint::run(
-        rules,
-        layout,
-        &search.limits(),
-        &options,
-        path,
-        &header,
-        resume,
-        &|_| true,
-    )?;
+    let limits = search.limits();
+    let (o, after) = with_progress(&mut options, &limits, |options| {
+        checkpoint::run(
+            rules,
+            layout,
+            &limits,
+            options,
+            path,
+            &header,
+            resume,
+            &|_| true,
+        )
+    })?;
     match after {
         FileAfter::Saved => eprintln!(
             "progress saved in {} ({} positions stored); the same command continues it",
@@ -380,4 +476,43 @@ pub fn run(
         }
     }
     Ok(ExitCode::from(code))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{count, progress_line};
+    use std::sync::atomic::AtomicU64;
+    use std::time::Duration;
+
+    #[test]
+    fn counts_are_short() {
+        assert_eq!(count(950), "950");
+        assert_eq!(count(12_345), "12.3 K");
+        assert_eq!(count(4_561_000), "4.56 M");
+        assert_eq!(count(1_204_000_000), "1.20 G");
+    }
+
+    #[test]
+    fn the_progress_line_names_the_limits() {
+        let p = demon_solver::Progress {
+            nodes: AtomicU64::new(12_300_000),
+            stored: AtomicU64::new(4_560_000),
+            peak_memory: AtomicU64::new(812 << 20),
+        };
+        let mut limits = demon_solver::Limits {
+            max_nodes: None,
+            max_memory: 4 << 30,
+            timeout: None,
+        };
+        assert_eq!(
+            progress_line(&p, &limits, Duration::from_secs(10)),
+            "12.30 M nodes (1.23 M/s), 4.56 M positions, peak memory 812 MiB of 4.0 GiB"
+        );
+        limits.max_nodes = Some(30_000_000);
+        limits.timeout = Some(Duration::from_secs(60));
+        assert_eq!(
+            progress_line(&p, &limits, Duration::from_secs(10)),
+            "12.30 M nodes of 30.00 M (1.23 M/s), 4.56 M positions, peak memory 812 MiB of 4.0 GiB, time limit 60 s"
+        );
+    }
 }

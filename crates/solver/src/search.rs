@@ -300,6 +300,9 @@ pub struct Options {
     /// A flag that stops the search (UNKNOWN, [`Limit::Interrupted`]) once
     /// set, as a person's Ctrl-C does: read as often as the clock.
     pub stop: Option<StopFlag>,
+    /// Where the search shows how far it has got, as often as it reads the
+    /// clock and after each rollout phase and probe (for a progress line).
+    pub progress: Option<ProgressBoard>,
 }
 
 /// A flag that asks a search to stop ([`Options::stop`]). Options are
@@ -312,6 +315,29 @@ impl StopFlag {
         self.0.load(std::sync::atomic::Ordering::Relaxed)
     }
 }
+
+/// How far a search has got ([`Options::progress`]): its nodes (as the
+/// node limit counts them), the positions its table holds and its peak
+/// memory, as of its last look at the clock (every few thousand nodes).
+#[derive(Debug, Default)]
+pub struct Progress {
+    pub nodes: AtomicU64,
+    pub stored: AtomicU64,
+    pub peak_memory: AtomicU64,
+}
+
+/// The [`Progress`] a search updates. Options are compared by the board
+/// they point to.
+#[derive(Clone, Copy, Debug)]
+pub struct ProgressBoard(pub &'static Progress);
+
+impl PartialEq for ProgressBoard {
+    fn eq(&self, o: &ProgressBoard) -> bool {
+        std::ptr::eq(self.0, o.0)
+    }
+}
+
+impl Eq for ProgressBoard {}
 
 impl PartialEq for StopFlag {
     fn eq(&self, o: &StopFlag) -> bool {
@@ -389,6 +415,7 @@ impl Default for Options {
             threads: 1,
             table_bytes: None,
             stop: None,
+            progress: None,
         }
     }
 }
@@ -738,11 +765,13 @@ fn drive_search(game: &Game, limits: &Limits, dfs: &mut Searcher, probes: bool) 
                 .peak_memory
                 .max(dfs.table.read().bytes() + probe_bytes);
             dfs.stats.elapsed = dfs.before + dfs.start.elapsed();
+            dfs.publish(|| dfs.table.read().len());
             if let Some(out) = after_probe(found, limits, &dfs.stats, dfs.total_nodes()) {
                 return out;
             }
         }
         let found = rollout_phase(limits, dfs, &mut rollouts, pause);
+        dfs.publish(|| dfs.table.read().len());
         if let Some(out) = after_probe(found, limits, &dfs.stats, dfs.total_nodes()) {
             return out;
         }
@@ -1163,6 +1192,8 @@ struct Searcher<'g> {
     replace: bool,
     /// [`Options::stop`].
     stop: Option<StopFlag>,
+    /// [`Options::progress`].
+    progress: Option<ProgressBoard>,
     /// Whether the table was loaded from a file of the first format,
     /// without its path (no sleep sets: [`Searcher::sleep`]).
     resumed: bool,
@@ -1555,6 +1586,7 @@ impl<'g> Searcher<'g> {
             split_doubling: false,
             replace: false,
             stop: None,
+            progress: None,
             resumed: false,
             rebuilding: false,
             open: None,
@@ -1577,7 +1609,19 @@ impl<'g> Searcher<'g> {
         dfs.waste_bound = options.waste_bound;
         dfs.replace = options.replace_when_full;
         dfs.stop = options.stop;
+        dfs.progress = options.progress;
         dfs
+    }
+
+    /// Shows how far the search has got on [`Options::progress`], its
+    /// table holding `stored()` positions (asked only if shown).
+    fn publish(&self, stored: impl FnOnce() -> usize) {
+        if let Some(ProgressBoard(p)) = self.progress {
+            p.nodes.store(self.total_nodes(), Ordering::Relaxed);
+            p.stored.store(stored() as u64, Ordering::Relaxed);
+            p.peak_memory
+                .fetch_max(self.stats.peak_memory as u64, Ordering::Relaxed);
+        }
     }
 
     /// Searches until decided, stopped by a limit, or `pause_at` nodes have
@@ -2679,15 +2723,21 @@ impl<'g> Searcher<'g> {
                 crew.path_used[self.me].store(path, Ordering::Relaxed);
                 others = crew.others(&crew.path_used, self.me);
             }
+            // One look at the table (in a crew, taken alone) for both.
+            let (bytes, stored) = {
+                let table = self.table.read();
+                (table.bytes(), table.len())
+            };
             self.stats.peak_memory = self
                 .stats
                 .peak_memory
-                .max(self.table.read().bytes() + path + others + self.reserved);
+                .max(bytes + path + others + self.reserved);
             if let Some(t) = self.limits.timeout {
                 if self.start.elapsed() >= t {
                     return Some(Limit::Time(t));
                 }
             }
+            self.publish(|| stored);
             if self.stop.is_some_and(StopFlag::raised) {
                 return Some(Limit::Interrupted);
             }

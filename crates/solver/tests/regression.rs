@@ -519,3 +519,47 @@ fn a_search_stopped_by_memory_resumes_with_more() {
     assert_eq!(out.verdict, Verdict::Lost);
     assert!(out.stats.stored >= 111_380);
 }
+
+/// A search shows how far it has got on its progress board: the nodes as
+/// of its last look at the clock (every 4,096 nodes), the positions then
+/// stored and its peak memory, none past the final counts.
+#[test]
+fn the_progress_board_follows_the_search() {
+    let rules: Rules = GameKind::SuperiorCanfield
+        .preset(Reading::Standard)
+        .unwrap();
+    let board: &'static demon_solver::Progress = Box::leak(Box::default());
+    let o = Options {
+        progress: Some(demon_solver::ProgressBoard(board)),
+        ..Options::for_rules(&rules)
+    };
+    let limits = Limits {
+        max_nodes: Some(300_000),
+        max_memory: 256 << 20,
+        timeout: None,
+    };
+    let out = solve_with(&rules, &Source::Native(62).layout(&rules), &limits, &o).unwrap();
+    assert_eq!(out.verdict, Verdict::Unknown(Limit::Nodes(300_000)));
+    let ld = |a: &std::sync::atomic::AtomicU64| a.load(std::sync::atomic::Ordering::Relaxed);
+    let (nodes, stored, peak) = (ld(&board.nodes), ld(&board.stored), ld(&board.peak_memory));
+    assert!(
+        nodes <= out.stats.nodes && out.stats.nodes - nodes < 4096,
+        "{nodes} of {}",
+        out.stats.nodes
+    );
+    assert!(
+        stored > 100_000 && stored <= out.stats.stored,
+        "{stored} of {}",
+        out.stats.stored
+    );
+    assert!(peak > 0 && peak <= out.stats.peak_memory as u64, "{peak}");
+    // Without a board the search is the same.
+    let plain = solve_with(
+        &rules,
+        &Source::Native(62).layout(&rules),
+        &limits,
+        &Options::for_rules(&rules),
+    )
+    .unwrap();
+    assert_eq!(plain.stats.stored, out.stats.stored);
+}

@@ -6,6 +6,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
@@ -213,7 +214,7 @@ fn solve_interruptible(
         if STOP.swap(true, Ordering::SeqCst) {
             std::process::exit(i32::from(crate::batch::EXIT_INTERRUPTED));
         }
-        eprintln!("interrupted: stopping the search (Ctrl-C again quits at once)");
+        say("interrupted: stopping the search (Ctrl-C again quits at once)");
     })
     .context("cannot install the Ctrl-C handler")?;
     options.stop = Some(demon_solver::StopFlag(&STOP));
@@ -222,6 +223,18 @@ fn solve_interruptible(
         demon_solver::solve_with(rules, layout, &limits, options)
     })?;
     Ok(outcome)
+}
+
+/// The progress line on show ([`with_progress`]), if any.
+static SHOWN: Mutex<Option<ProgressBar>> = Mutex::new(None);
+
+/// Prints a line on standard error, above the progress line if one is on
+/// show (which would otherwise draw over it).
+fn say(line: &str) {
+    match SHOWN.lock().ok().and_then(|g| g.clone()) {
+        Some(pb) => pb.println(line),
+        None => eprintln!("{line}"),
+    }
 }
 
 /// How far the search has got, for [`with_progress`].
@@ -250,6 +263,9 @@ fn with_progress<T>(
             .expect("valid template"),
     );
     pb.enable_steady_tick(Duration::from_millis(200));
+    if let Ok(mut g) = SHOWN.lock() {
+        *g = Some(pb.clone());
+    }
     let done = AtomicBool::new(false);
     let out = std::thread::scope(|scope| {
         scope.spawn(|| {
@@ -263,6 +279,9 @@ fn with_progress<T>(
         done.store(true, Ordering::Relaxed);
         out
     });
+    if let Ok(mut g) = SHOWN.lock() {
+        *g = None;
+    }
     pb.finish_and_clear();
     out
 }
@@ -281,7 +300,8 @@ fn progress_line(
     if let Some(n) = limits.max_nodes {
         s += &format!(" of {}", count(n));
     }
-    if secs > 0.0 {
+    // A rate over less than a second says little.
+    if secs >= 1.0 {
         s += &format!(" ({}/s)", count((nodes as f64 / secs) as u64));
     }
     s += &format!(
@@ -332,7 +352,9 @@ fn solve_checkpointed(
     let shown = path.display().to_string();
     ctrlc::set_handler(move || {
         if !STOP.swap(true, Ordering::SeqCst) {
-            eprintln!("interrupted: stopping the search and saving it in {shown}");
+            say(&format!(
+                "interrupted: stopping the search and saving it in {shown}"
+            ));
         }
     })
     .context("cannot install the Ctrl-C handler")?;
@@ -507,6 +529,10 @@ mod tests {
         assert_eq!(
             progress_line(&p, &limits, Duration::from_secs(10)),
             "12.30 M nodes (1.23 M/s), 4.56 M positions, peak memory 812 MiB of 4.0 GiB"
+        );
+        assert_eq!(
+            progress_line(&p, &limits, Duration::from_millis(500)),
+            "12.30 M nodes, 4.56 M positions, peak memory 812 MiB of 4.0 GiB"
         );
         limits.max_nodes = Some(30_000_000);
         limits.timeout = Some(Duration::from_secs(60));

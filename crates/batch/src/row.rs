@@ -123,21 +123,34 @@ impl Job {
     /// error is the solver failing its own check (never expected) or a
     /// checkpoint that cannot be read or written.
     pub fn solve(&self, seed: u64) -> Result<Option<Row>, String> {
+        self.solve_showing(seed, None)
+    }
+
+    /// [`Job::solve`], the search showing how far it has got on `board`
+    /// ([`demon_solver::Options::progress`]).
+    pub fn solve_showing(
+        &self,
+        seed: u64,
+        board: Option<demon_solver::ProgressBoard>,
+    ) -> Result<Option<Row>, String> {
         let layout = Source::Native(seed).layout(&self.rules);
         let fail = |e: demon_solver::SolveError| format!("seed {seed}: {e}");
+        let options = Options {
+            progress: board,
+            ..self.options
+        };
         let mut out = match &self.checkpoints {
-            None => solve_with(&self.rules, &layout, &self.limits, &self.options).map_err(fail)?,
+            None => solve_with(&self.rules, &layout, &self.limits, &options).map_err(fail)?,
             Some(dir) => {
                 use demon_solver::checkpoint::{self, FileAfter};
                 let path = self.checkpoint_path(dir, seed);
-                let header =
-                    checkpoint::header(&self.rules, &layout, self.game.name(), &self.options);
+                let header = checkpoint::header(&self.rules, &layout, self.game.name(), &options);
                 let resume = checkpoint::open(&path, &header).map_err(fail)?;
                 let (out, after) = checkpoint::run(
                     &self.rules,
                     &layout,
                     &self.limits,
-                    &self.options,
+                    &options,
                     &path,
                     &header,
                     resume,

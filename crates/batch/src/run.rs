@@ -2,7 +2,9 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
+
+use demon_solver::{Progress, ProgressBoard};
 
 use rayon::iter::{ParallelBridge, ParallelIterator};
 
@@ -19,6 +21,27 @@ pub enum Event {
     End,
     /// The user interrupted the run (sent by a signal handler).
     Interrupted,
+}
+
+/// How far the deals in progress have got: one board for each worker
+/// thread ([`boards`]), cleared when its deal ends.
+static BOARDS: OnceLock<Vec<Progress>> = OnceLock::new();
+
+/// Workers with a progress board: the first [`BOARDED`] of a run.
+pub const BOARDED: usize = 256;
+
+/// The progress boards of a run's first `threads` workers (at most
+/// [`BOARDED`]): the i-th is worker i's, whose deal in progress shows its
+/// nodes, positions and peak memory there (zero between deals).
+pub fn boards(threads: usize) -> &'static [Progress] {
+    let b = BOARDS.get_or_init(|| (0..BOARDED).map(|_| Progress::default()).collect());
+    &b[..threads.min(BOARDED)]
+}
+
+fn clear(p: &Progress) {
+    p.nodes.store(0, Ordering::Relaxed);
+    p.stored.store(0, Ordering::Relaxed);
+    p.peak_memory.store(0, Ordering::Relaxed);
 }
 
 /// Solves `seeds` on `threads` threads, reporting each deal as it finishes,
@@ -53,8 +76,10 @@ pub fn spawn(
                         // A panic in the solver is a failed deal, reported
                         // like a failed check, not a lost worker (which
                         // would leave the run waiting for it forever).
+                        let board =
+                            rayon::current_thread_index().and_then(|i| boards(threads).get(i));
                         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            job.solve(seed)
+                            job.solve_showing(seed, board.map(ProgressBoard))
                         }))
                         .unwrap_or_else(|p| {
                             let what = p
@@ -64,6 +89,9 @@ pub fn spawn(
                                 .unwrap_or_else(|| "no message".into());
                             Err(format!("seed {seed}: the solver panicked: {what}"))
                         });
+                        if let Some(b) = board {
+                            clear(b);
+                        }
                         let _ = tx.send(match r {
                             Ok(Some(row)) => Event::Done(Ok(row)),
                             Ok(None) => Event::Saved(seed),
@@ -74,4 +102,51 @@ pub fn spawn(
             let _ = tx.send(Event::End);
         })?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{boards, spawn, Event};
+    use crate::row::Job;
+    use demon_core::{GameKind, Reading};
+    use demon_solver::{Limits, Options};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+
+    /// A worker's deal shows its progress on the worker's board while it
+    /// runs, and the board is cleared when it ends.
+    #[test]
+    fn the_boards_follow_the_deals_in_progress() {
+        let rules = GameKind::SuperiorCanfield
+            .preset(Reading::Standard)
+            .unwrap();
+        let job = Arc::new(Job {
+            game: GameKind::SuperiorCanfield,
+            options: Options::for_rules(&rules),
+            rules,
+            limits: Limits {
+                max_nodes: Some(2_000_000),
+                max_memory: 256 << 20,
+                timeout: None,
+            },
+            checkpoints: None,
+        });
+        static STOP: AtomicBool = AtomicBool::new(false);
+        let (tx, rx) = std::sync::mpsc::channel();
+        // Seed 62 runs to its node limit: its board shows it on the way.
+        spawn(job, vec![62], 1, &STOP, tx).unwrap();
+        let mut seen = 0;
+        let row = loop {
+            match rx.recv_timeout(std::time::Duration::from_millis(20)) {
+                Ok(Event::Done(r)) => break r.unwrap(),
+                Ok(_) => {}
+                Err(_) => seen = seen.max(boards(1)[0].nodes.load(Ordering::Relaxed)),
+            }
+        };
+        assert_eq!(row.nodes, 2_000_000);
+        assert!(seen > 0 && seen <= 2_000_000, "{seen}");
+        assert!(matches!(rx.recv().unwrap(), Event::End));
+        assert_eq!(boards(1)[0].nodes.load(Ordering::Relaxed), 0);
+        assert_eq!(boards(1)[0].stored.load(Ordering::Relaxed), 0);
+    }
 }

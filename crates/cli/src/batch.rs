@@ -345,6 +345,23 @@ impl Tally {
     }
 }
 
+/// What the deals in progress have done so far, for the progress bar:
+/// `; in progress: 1.23 G nodes, 456.70 M positions`, or nothing before
+/// their first look at the clock.
+fn in_progress(boards: &[demon_solver::Progress]) -> String {
+    let sum = |f: fn(&demon_solver::Progress) -> u64| boards.iter().map(f).sum::<u64>();
+    let nodes = sum(|p| p.nodes.load(Ordering::Relaxed));
+    if nodes == 0 {
+        return String::new();
+    }
+    let stored = sum(|p| p.stored.load(Ordering::Relaxed));
+    format!(
+        "; in progress: {} nodes, {} positions",
+        crate::solve::count(nodes),
+        crate::solve::count(stored)
+    )
+}
+
 fn running_rate(t: &Tally) -> String {
     let [won, lost, unknown] = t.0;
     if won + lost == 0 {
@@ -386,7 +403,17 @@ fn drive(
     }
     let mut saved = Vec::new();
     let end = loop {
-        match rx.recv() {
+        let event = match rx.recv_timeout(Duration::from_millis(500)) {
+            Ok(e) => Ok(e),
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if !stop.load(Ordering::Relaxed) {
+                    pb.set_message(running_rate(&tally) + &in_progress(run::boards(threads)));
+                }
+                continue;
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => Err(()),
+        };
+        match event {
             Ok(Event::Done(Ok(row))) => {
                 tally.add(row.verdict);
                 sink.push(row)?;
@@ -918,4 +945,27 @@ pub fn merge(
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::in_progress;
+    use std::sync::atomic::AtomicU64;
+
+    #[test]
+    fn the_deals_in_progress_are_summed() {
+        let board = |nodes: u64, stored: u64| demon_solver::Progress {
+            nodes: AtomicU64::new(nodes),
+            stored: AtomicU64::new(stored),
+            peak_memory: AtomicU64::new(0),
+        };
+        assert_eq!(in_progress(&[board(0, 0), board(0, 0)]), "");
+        assert_eq!(
+            in_progress(&[
+                board(1_200_000_000, 400_000_000),
+                board(30_000_000, 56_700_000)
+            ]),
+            "; in progress: 1.23 G nodes, 456.70 M positions"
+        );
+    }
 }

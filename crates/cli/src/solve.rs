@@ -317,7 +317,7 @@ fn progress_line(
 }
 
 /// A count in thousands, millions or billions: 950, 12.3 K, 4.56 M, 1.20 G.
-fn count(n: u64) -> String {
+pub fn count(n: u64) -> String {
     match n {
         0..1_000 => n.to_string(),
         1_000..1_000_000 => format!("{:.1} K", n as f64 / 1e3),

@@ -464,7 +464,8 @@ fn drive(
     Ok(end)
 }
 
-fn mib(bytes: usize) -> String {
+/// Bytes in MiB, or in GiB from 1 GiB on.
+pub fn mib(bytes: usize) -> String {
     if bytes >= 1 << 30 {
         format!("{:.1} GiB", bytes as f64 / (1u64 << 30) as f64)
     } else {

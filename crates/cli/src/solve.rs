@@ -269,9 +269,19 @@ fn with_progress<T>(
     let done = AtomicBool::new(false);
     let out = std::thread::scope(|scope| {
         scope.spawn(|| {
-            let start = Instant::now();
+            // The rate counts from the first nodes shown: a resumed search
+            // starts from its earlier sittings' nodes.
+            let mut first: Option<(u64, Instant)> = None;
             while !done.load(Ordering::Relaxed) {
-                pb.set_message(progress_line(&PROGRESS, limits, start.elapsed()));
+                let nodes = PROGRESS.nodes.load(Ordering::Relaxed);
+                let (n0, t0) = *first.get_or_insert((nodes, Instant::now()));
+                if n0 == 0 && nodes > 0 {
+                    first = Some((nodes, Instant::now()));
+                }
+                // A rate over less than a second says little.
+                let secs = t0.elapsed().as_secs_f64();
+                let rate = (secs >= 1.0).then(|| (nodes.saturating_sub(n0) as f64 / secs) as u64);
+                pb.set_message(progress_line(&PROGRESS, limits, rate));
                 std::thread::sleep(Duration::from_millis(100));
             }
         });
@@ -286,29 +296,26 @@ fn with_progress<T>(
     out
 }
 
-/// The progress line's text: `12.30 M nodes (1.20 M/s), 4.56 M
+/// The progress line's text: `12.30 M nodes (1.23 M/s), 4.56 M
 /// positions, peak memory 812 MiB of 4.0 GiB`, with the node and time
-/// limits where there are.
+/// limits where there are (`rate`: nodes a second, if known).
 fn progress_line(
     p: &demon_solver::Progress,
     limits: &demon_solver::Limits,
-    elapsed: Duration,
+    rate: Option<u64>,
 ) -> String {
-    let nodes = p.nodes.load(Ordering::Relaxed);
-    let secs = elapsed.as_secs_f64();
-    let mut s = format!("{} nodes", count(nodes));
+    let mut s = format!("{} nodes", count(p.nodes.load(Ordering::Relaxed)));
     if let Some(n) = limits.max_nodes {
         s += &format!(" of {}", count(n));
     }
-    // A rate over less than a second says little.
-    if secs >= 1.0 {
-        s += &format!(" ({}/s)", count((nodes as f64 / secs) as u64));
+    if let Some(r) = rate {
+        s += &format!(" ({}/s)", count(r));
     }
     s += &format!(
         ", {} positions, peak memory {} of {}",
         count(p.stored.load(Ordering::Relaxed)),
-        bytes(p.peak_memory.load(Ordering::Relaxed)),
-        bytes(limits.max_memory as u64)
+        crate::batch::mib(p.peak_memory.load(Ordering::Relaxed) as usize),
+        crate::batch::mib(limits.max_memory)
     );
     if let Some(t) = limits.timeout {
         s += &format!(", time limit {} s", t.as_secs());
@@ -323,15 +330,6 @@ pub fn count(n: u64) -> String {
         1_000..1_000_000 => format!("{:.1} K", n as f64 / 1e3),
         1_000_000..1_000_000_000 => format!("{:.2} M", n as f64 / 1e6),
         _ => format!("{:.2} G", n as f64 / 1e9),
-    }
-}
-
-/// Bytes in MiB or GiB.
-fn bytes(b: u64) -> String {
-    if b >= 1 << 30 {
-        format!("{:.1} GiB", b as f64 / (1u64 << 30) as f64)
-    } else {
-        format!("{} MiB", b >> 20)
     }
 }
 
@@ -527,17 +525,17 @@ mod tests {
             timeout: None,
         };
         assert_eq!(
-            progress_line(&p, &limits, Duration::from_secs(10)),
+            progress_line(&p, &limits, Some(1_230_000)),
             "12.30 M nodes (1.23 M/s), 4.56 M positions, peak memory 812 MiB of 4.0 GiB"
         );
         assert_eq!(
-            progress_line(&p, &limits, Duration::from_millis(500)),
+            progress_line(&p, &limits, None),
             "12.30 M nodes, 4.56 M positions, peak memory 812 MiB of 4.0 GiB"
         );
         limits.max_nodes = Some(30_000_000);
         limits.timeout = Some(Duration::from_secs(60));
         assert_eq!(
-            progress_line(&p, &limits, Duration::from_secs(10)),
+            progress_line(&p, &limits, Some(1_230_000)),
             "12.30 M nodes of 30.00 M (1.23 M/s), 4.56 M positions, peak memory 812 MiB of 4.0 GiB, time limit 60 s"
         );
     }

@@ -557,14 +557,7 @@ fn ctrl_c_saves_a_checkpointed_search() {
         "--checkpoint",
         ck.to_str().unwrap(),
     ];
-    let child = Command::new(env!("CARGO_BIN_EXE_demon"))
-        .args(args)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    interrupt_after(&child, 2);
-    let o = child.wait_with_output().unwrap();
+    let o = interrupted_after(&args, 2);
     assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
     assert!(stdout(&o).contains("UNKNOWN: the search stopped at the interruption"));
     assert!(stderr(&o).contains("interrupted: stopping the search and saving it"));
@@ -580,15 +573,22 @@ fn ctrl_c_saves_a_checkpointed_search() {
     assert!(stdout(&o).contains(&format!("node limit ({more} nodes)")));
 }
 
-/// Sends Ctrl-C (SIGINT) to a child after `secs` seconds, with the shell's
-/// own `kill` (no other program needed).
-fn interrupt_after(child: &std::process::Child, secs: u64) {
+/// Runs demon with `args`, sends it Ctrl-C (SIGINT) after `secs` seconds
+/// with the shell's own `kill` (no other program needed), and waits for it.
+fn interrupted_after(args: &[&str], secs: u64) -> std::process::Output {
+    let child = Command::new(env!("CARGO_BIN_EXE_demon"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
     std::thread::sleep(std::time::Duration::from_secs(secs));
     let kill = Command::new("sh")
         .args(["-c", &format!("kill -INT {}", child.id())])
         .status()
         .unwrap();
     assert!(kill.success());
+    child.wait_with_output().unwrap()
 }
 
 #[test]
@@ -596,14 +596,10 @@ fn ctrl_c_stops_a_search_with_its_counts() {
     // Superior Canfield seed 62 takes minutes to decide. Without
     // --checkpoint, Ctrl-C stops it as a limit does: UNKNOWN, with the
     // nodes searched so far, and exit code 4.
-    let child = Command::new(env!("CARGO_BIN_EXE_demon"))
-        .args(["solve", "superior-canfield", "62", "--max-memory", "256M"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    interrupt_after(&child, 2);
-    let o = child.wait_with_output().unwrap();
+    let o = interrupted_after(
+        &["solve", "superior-canfield", "62", "--max-memory", "256M"],
+        2,
+    );
     assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
     let text = stdout(&o);
     assert!(

@@ -479,8 +479,6 @@ impl<'g> Rollouts<'g> {
         self.moves += 1;
     }
 
-    /// Plays step `s` (turning the talon first for a K+ waste play) and
-    /// the safe moves after it.
     /// The deal with its safe moves played, which it leaves in
     /// `self.autos`: where every line starts.
     fn root(&mut self) -> State {
@@ -490,6 +488,8 @@ impl<'g> Rollouts<'g> {
         st
     }
 
+    /// Plays step `s` (turning the talon first for a K+ waste play) and
+    /// the safe moves after it.
     fn play_step(&mut self, st: &mut State, s: Step) {
         if let Some(t) = s.talon {
             self.g.set_talon_state(st, t);

@@ -292,6 +292,10 @@ fn settings(job: &Job) -> String {
         // same limits.
         if demon_solver::restarts_apply(&job.rules) {
             s += " restarts=cuts";
+            // The beams beside them did the same.
+            if job.options.beams {
+                s += " beams=on";
+            }
         }
     }
     if !job.options.probes {

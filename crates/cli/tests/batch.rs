@@ -497,10 +497,10 @@ fn retried_unknown_deals_merge_into_the_run_at_the_larger_limit() {
 }
 
 /// A two-deck report's settings name the restarts beside the rollouts
-/// (e399ac9) and their cuts (restarts that start partway along the best
-/// line), each of which changed what those searches decide under a node
-/// limit: a report made before them may be retried at its own limits,
-/// one made with them may not.
+/// (e399ac9), their cuts (restarts that start partway along the best
+/// line) and the beams, each of which changed what those searches decide
+/// under a node limit: a report made before them may be retried at its
+/// own limits, one made with them may not.
 #[test]
 fn two_deck_reports_name_the_restarts() {
     let d = dir();
@@ -527,7 +527,7 @@ fn two_deck_reports_name_the_restarts() {
     let sidecar = format!("{base}.run");
     let settings = std::fs::read_to_string(&sidecar).unwrap();
     assert!(
-        settings.contains(" rollouts=on restarts=cuts"),
+        settings.ends_with(" rollouts=on restarts=cuts beams=on"),
         "{settings}"
     );
     let o = run(&["--retry-unknown", &base], &path("same.csv"));
@@ -537,13 +537,27 @@ fn two_deck_reports_name_the_restarts() {
         "{}",
         text(&o.stderr)
     );
-    // Reports of the restarts before the cuts, and of no restarts.
-    for (older, csv) in [(" restarts=on", "on.csv"), ("", "older.csv")] {
-        std::fs::write(&sidecar, settings.replace(" restarts=cuts", older)).unwrap();
+    // Reports of the cuts before the beams, of the restarts before the
+    // cuts, and of no restarts.
+    for (older, csv) in [
+        (" restarts=cuts", "cuts.csv"),
+        (" restarts=on", "on.csv"),
+        ("", "older.csv"),
+    ] {
+        std::fs::write(&sidecar, settings.replace(" restarts=cuts beams=on", older)).unwrap();
         let o = run(&["--retry-unknown", &base], &path(csv));
         assert!(o.status.success(), "{}", text(&o.stderr));
         assert_eq!(lines(Path::new(&path(csv))), 3);
     }
+    // Without the beams a report names the restarts alone.
+    let plain = path("plain.csv");
+    let o = run(&["--seeds", "3..5", "--no-beams"], &plain);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let settings = std::fs::read_to_string(format!("{plain}.run")).unwrap();
+    assert!(
+        settings.ends_with(" rollouts=on restarts=cuts"),
+        "{settings}"
+    );
 }
 
 #[test]

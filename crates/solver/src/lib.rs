@@ -9,6 +9,7 @@
 //! the deals whose wins it finds late. [`reference`]
 //! is the plain exhaustive search the fast one is tested against.
 
+pub mod beam;
 pub mod checkpoint;
 pub mod class;
 pub mod deadlock;

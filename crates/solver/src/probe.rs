@@ -53,6 +53,8 @@ pub struct Weights {
     /// Per card of the talon before the stock's place in this pass (0:
     /// at -1, Rainbow 1-100 at 50,000 won 32 against 37).
     pub pos: i32,
+    /// Per card of the lowest foundation's height (0 for the probes).
+    pub low: i32,
     /// Among positions of equal value, expand the newest first, else the
     /// oldest (the default: newest first won 0 of Double Easthaven 1-40 at
     /// 200,000 against 4, with the old weights).
@@ -90,6 +92,7 @@ impl Default for Weights {
             blocked: -4,
             pass: -80,
             pos: 0,
+            low: 0,
             newest_first: false,
         }
     }
@@ -98,7 +101,7 @@ impl Default for Weights {
 /// Position value for the best-first probe, weighted by `w`: cards on the
 /// foundations and out of the reserve, face-down cards, tableau cards out
 /// of order, redeals made.
-fn value(g: &Game, st: &State, w: &Weights) -> i32 {
+pub(crate) fn value(g: &Game, st: &State, w: &Weights) -> i32 {
     let rules = g.rules();
     let piles = rules.piles as usize;
     let down: usize = (0..piles).map(|p| g.face_down(st, p)).sum();
@@ -108,6 +111,13 @@ fn value(g: &Game, st: &State, w: &Weights) -> i32 {
     if w.pass != 0 || w.pos != 0 {
         let (pos, passes) = g.talon_state(st);
         v += w.pass * passes as i32 + w.pos * pos as i32;
+    }
+    if w.low != 0 {
+        let low = (0..rules.foundations())
+            .map(|f| g.foundation_height(st, f))
+            .min()
+            .unwrap_or(0);
+        v += w.low * i32::from(low);
     }
     if w.empty != 0 || w.unbuilt != 0 || w.blocked != 0 {
         let base = g.base(st).map(|b| b.index());
@@ -333,6 +343,7 @@ mod tests {
             blocked: 0,
             pass: 0,
             pos: 0,
+            low: 0,
             newest_first: false,
         };
         let one = |f: fn(&mut Weights)| {
@@ -355,6 +366,21 @@ mod tests {
         assert_eq!(value(&g, &st, &w), 0);
         g.set_talon_state(&mut st, (0, 1));
         assert_eq!(value(&g, &st, &w), 1);
+        // The lowest foundation's height counts under `low` (Variegated
+        // Canfield: its eight Aces are up from the start; Double
+        // Easthaven: none is).
+        w.pass = 0;
+        w.low = 1;
+        let rules = GameKind::VariegatedCanfield
+            .preset(Reading::Standard)
+            .unwrap();
+        let layout = Source::Native(1).layout(&rules);
+        let g = Game::new(&rules, &layout).unwrap();
+        assert_eq!(value(&g, &g.initial(), &w), 1);
+        let rules = GameKind::DoubleEasthaven.preset(Reading::Standard).unwrap();
+        let layout = Source::Native(1).layout(&rules);
+        let g = Game::new(&rules, &layout).unwrap();
+        assert_eq!(value(&g, &g.initial(), &w), 0);
     }
 
     /// The best-first probe runs rarely on small deals (the exhaustive

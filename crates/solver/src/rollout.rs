@@ -235,7 +235,7 @@ pub struct Rollouts<'g> {
 /// without any reversible one, 37 with this rule (in 5.3 M moves against
 /// 11.6 M); American Toad 1-40 (38) and Superior Canfield 1-60 at
 /// 300,000 (50) are unchanged.
-fn worth_playing(g: &Game, st: &State, mv: Move) -> bool {
+pub(crate) fn worth_playing(g: &Game, st: &State, mv: Move) -> bool {
     let Move::Play {
         from: Loc::Tableau(p),
         count,
@@ -284,7 +284,7 @@ const LOW_WEIGHT: i64 = 60;
 /// Cards on the foundations, cards out of the reserve and the lowest
 /// foundation's height ([`LOW_WEIGHT`]), weighted: what a playout's end is
 /// worth.
-fn value(g: &Game, st: &State) -> i64 {
+pub(crate) fn value(g: &Game, st: &State) -> i64 {
     if g.is_won(st) {
         return WON;
     }

@@ -49,6 +49,7 @@ use demon_core::replay::replay;
 use demon_core::{Card, Game, Layout, Loc, Move, Rules, State, Undo};
 use smallvec::SmallVec;
 
+use crate::beam::Beams;
 use crate::class::{self, ClassFinder, Form, CLASS_CAP};
 use crate::key::{fingerprint_level, fresh_cover, new_reach};
 use crate::moves::{
@@ -274,6 +275,12 @@ pub struct Options {
     /// deal believed lost). They hold a sixteenth of the memory limit (at
     /// most 64 MiB, none below 32 MiB), set aside from the start.
     pub rollouts: bool,
+    /// With the rollouts, in two-deck games ([`restarts_apply`]), also run
+    /// beam searches ([`crate::beam`]) beside them, with three quarters
+    /// of each rollout phase from the third pause on (on by default). They hold an eighth of
+    /// the memory limit (at most 1 GiB, none below 128 MiB), set aside
+    /// from the start.
+    pub beams: bool,
     /// Pause the search now and then for a best-first probe that looks
     /// for a win ([`crate::probe`], [`drive`]); on by default except where
     /// [`probes_pay`] says they do not pay.
@@ -410,6 +417,7 @@ impl Default for Options {
             deadlock: true,
             waste_bound: false,
             rollouts: true,
+            beams: true,
             probes: true,
             replace_when_full: false,
             threads: 1,
@@ -428,6 +436,7 @@ impl Options {
     pub fn for_rules(rules: &Rules) -> Options {
         Options {
             rollouts: rollouts_pay(rules),
+            beams: true,
             probes: probes_pay(rules),
             ..Options::default()
         }
@@ -570,6 +579,24 @@ fn rollout_bytes(max_memory: usize) -> usize {
     }
 }
 
+/// Memory the beams ([`crate::beam`]) may hold, where they run (`on`,
+/// two decks, [`restarts_apply`], and the rollouts have memory,
+/// `rollouts` bytes): an eighth of the budget, at most 1 GiB; none below
+/// [`MIN_BEAM_MEMORY`].
+fn beam_bytes(rules: &Rules, max_memory: usize, rollouts: usize, on: bool) -> usize {
+    let b = (max_memory / 8).min(1 << 30);
+    if !on || !restarts_apply(rules) || rollouts == 0 || b < MIN_BEAM_MEMORY {
+        0
+    } else {
+        b
+    }
+}
+
+/// Below this the beams do not run (a memory limit under 128 MiB): the
+/// beams' widths stop at what their memory holds, and the wins measured
+/// came from beams of thousands of positions.
+const MIN_BEAM_MEMORY: usize = 16 << 20;
+
 /// Runs the exhaustive search, pausing it now and then for a best-first
 /// probe that looks for a win with a position-value heuristic, and for a
 /// phase of nested rollouts ([`crate::rollout`], [`rollout_phase`]).
@@ -601,7 +628,8 @@ fn drive(
     if options.rollouts {
         // The rollouts' memory is set aside before the table grows, so that
         // table, paths and rollouts together stay inside the limit.
-        let bytes = rollout_bytes(limits.max_memory);
+        let r = rollout_bytes(limits.max_memory);
+        let bytes = r + beam_bytes(game.rules(), limits.max_memory, r, options.beams);
         let table = dfs.table.read().budget_bytes().saturating_sub(bytes);
         if bytes > 0 && dfs.table.get().lower_budget(table) {
             dfs.reserved = bytes;
@@ -613,7 +641,7 @@ fn drive(
     if let Some(r) = resume {
         dfs.load(r)?;
     }
-    let out = drive_search(game, limits, &mut dfs, options.probes);
+    let out = drive_search(game, limits, &mut dfs, options.probes, options.beams);
     if let (Some(w), Verdict::Unknown(l)) = (save, &out.verdict) {
         if save_at(l) {
             dfs.save(w)?;
@@ -679,7 +707,7 @@ fn drive_crew(game: &Game, limits: &Limits, options: &Options, mut dfs: Searcher
             })
             .collect();
         let stop = StopOnUnwind(&crew);
-        let out = drive_search(game, limits, &mut dfs, options.probes);
+        let out = drive_search(game, limits, &mut dfs, options.probes, options.beams);
         std::mem::forget(stop);
         crew.finish(out.verdict);
         let helper_stats: Vec<Stats> = running
@@ -708,7 +736,13 @@ impl Drop for StopOnUnwind<'_> {
 }
 
 /// The search and its probes (see [`drive`]).
-fn drive_search(game: &Game, limits: &Limits, dfs: &mut Searcher, probes: bool) -> Outcome {
+fn drive_search(
+    game: &Game,
+    limits: &Limits,
+    dfs: &mut Searcher,
+    probes: bool,
+    beams: bool,
+) -> Outcome {
     // Pauses at the whole search's node counts, a resumed search's
     // included: it probes where the search without a stop would have,
     // with the probe and the rollout budget of that round. (Counted from
@@ -724,7 +758,14 @@ fn drive_search(game: &Game, limits: &Limits, dfs: &mut Searcher, probes: bool) 
         probe = probe.saturating_mul(2);
         round += 1;
     }
-    let mut rollouts = (dfs.reserved > 0).then(|| Streams::new(game, dfs.reserved));
+    let mut rollouts = (dfs.reserved > 0).then(|| {
+        let r = rollout_bytes(limits.max_memory);
+        Streams::new(
+            game,
+            r,
+            beam_bytes(game.rules(), limits.max_memory, r, beams),
+        )
+    });
     loop {
         if let Some(verdict) = dfs.search_until(pause) {
             return Outcome {
@@ -809,27 +850,55 @@ pub fn restarts_apply(rules: &Rules) -> bool {
 /// The rollouts of a search: the ladder of levels, and in two-deck games
 /// the restarts ([`crate::rollout::RESTART_LEVEL`]) beside it, each with
 /// half of the rollouts' memory (the restarts only where that half is at
-/// least [`crate::rollout::LINE_BYTES`]).
+/// least [`crate::rollout::LINE_BYTES`]), and the beams
+/// ([`crate::beam`], [`Options::beams`]) with memory of their own
+/// ([`beam_bytes`]).
 struct Streams<'g> {
     ladder: Rollouts<'g>,
     restarts: Option<Rollouts<'g>>,
+    /// The beams ([`crate::beam`]), with `beams` bytes of their own
+    /// ([`beam_bytes`]).
+    beams: Option<Beams<'g>>,
 }
 
 impl<'g> Streams<'g> {
-    fn new(game: &'g Game, bytes: usize) -> Streams<'g> {
+    fn new(game: &'g Game, bytes: usize, beams: usize) -> Streams<'g> {
         let half = bytes / 2;
+        let beams = (beams > 0).then(|| Beams::new(game, beams, crate::beam::weights()));
         if restarts_apply(game.rules()) && half >= crate::rollout::LINE_BYTES {
             Streams {
                 ladder: Rollouts::new(game, bytes - half),
                 restarts: Some(Rollouts::restarts(game, half)),
+                beams,
             }
         } else {
             Streams {
                 ladder: Rollouts::new(game, bytes),
                 restarts: None,
+                beams,
             }
         }
     }
+}
+
+/// The pause from which the beams ([`crate::beam`]) take part in the
+/// rollout phases of a two-deck search (the third pause: the phase after
+/// it may play 6.4 M moves), with three quarters of each phase. Before
+/// it the ladder and the restarts win the deals a beam would, for fewer
+/// moves: Variegated Canfield seeds 1-100 at 2 M nodes won 48 without
+/// beams and 42 with narrower beams (from 1,000 positions) taking a
+/// third of every phase from the first (no deal won only with them).
+/// After it, on the deals they leave, the beams win more: ten Variegated
+/// Canfield deals unknown after three searches of 30 M nodes, alone, 60
+/// M moves each: 2 won by the first beam ([`crate::beam::FIRST_WIDTH`]).
+/// So they have most of each phase, and they need it: that first beam
+/// takes some 40-50 M moves.
+const BEAMS_FROM: u64 = 1_600_000;
+
+/// One of a search's streams of rollouts ([`Streams`]).
+enum Stream<'a, 'g> {
+    Rollouts(&'a mut Rollouts<'g>),
+    Beams(&'a mut Beams<'g>),
 }
 
 /// How many times the pause's nodes a rollout phase may play in a
@@ -849,8 +918,9 @@ impl<'g> Streams<'g> {
 /// from 89 to 86 and Chameleon 1-100 from 96 lost to 94.
 ///
 /// The ladder and the restarts each have half of it (the ladder first);
-/// once the ladder has run out of levels, the restarts still play their
-/// half, and the exhaustive search has the rest. With the ladder alone,
+/// from [`BEAMS_FROM`] on the beams have three quarters and the others
+/// an eighth each. Once the ladder has run out of levels, the others still play
+/// their part, and the exhaustive search has the rest. With the ladder alone,
 /// seeds 1-1,000 were American Toad 996 won / 4 unknown at up to 300 M
 /// nodes, Double Easthaven 960 / 1 lost / 39 unknown at up to 100 M.
 /// The cost falls on lost deals: with half of each phase the ladder runs
@@ -881,8 +951,9 @@ const TWO_DECK_SHARE: u64 = 4;
 /// either way, in 5.99 s against 5.49 s; Superior Canfield 1-200 won 187
 /// against 188, as the rollouts took nodes the search needed.
 ///
-/// With two decks the budget is [`TWO_DECK_SHARE`] times `pause`, half
-/// for the ladder and half for the restarts ([`Streams`]).
+/// With two decks the budget is [`TWO_DECK_SHARE`] times `pause`, shared
+/// by the ladder, the restarts and, from [`BEAMS_FROM`], the beams
+/// ([`Streams`]).
 fn rollout_phase(
     limits: &Limits,
     dfs: &mut Searcher,
@@ -895,27 +966,42 @@ fn rollout_phase(
     } else {
         1
     };
-    let budget = pause.saturating_mul(share);
-    let (ladder, restarts) = match &mut streams.restarts {
-        Some(r) => ((&mut streams.ladder, budget / 2), Some((r, budget / 2))),
-        None => ((&mut streams.ladder, budget), None),
-    };
+    let mut budget = pause.saturating_mul(share);
+    let beams = streams.beams.as_mut().filter(|_| pause >= BEAMS_FROM);
+    let beam_part = if beams.is_some() { budget / 4 * 3 } else { 0 };
+    budget -= beam_part;
+    let part = budget / (1 + u64::from(streams.restarts.is_some()));
     let mut found = None;
-    for (r, budget) in std::iter::once(ladder).chain(restarts) {
+    let deadline = limits.timeout.map(|t| (dfs.start, t));
+    let runs = std::iter::once((Stream::Rollouts(&mut streams.ladder), part))
+        .chain(
+            streams
+                .restarts
+                .as_mut()
+                .map(|r| (Stream::Rollouts(r), part)),
+        )
+        .chain(beams.map(|b| (Stream::Beams(b), beam_part)));
+    for (stream, part) in runs {
         let left = limits
             .max_nodes
             .map_or(u64::MAX, |n| n.saturating_sub(dfs.total_nodes()));
         if left == 0 {
             break;
         }
-        let before = r.moves;
-        found = r.phase(
-            budget.min(left),
-            limits.timeout.map(|t| (dfs.start, t)),
-            dfs.stop,
-        );
-        dfs.stats.nodes += r.moves - before;
-        dfs.stats.rollout_nodes += r.moves - before;
+        let moves = match stream {
+            Stream::Rollouts(r) => {
+                let before = r.moves;
+                found = r.phase(part.min(left), deadline, dfs.stop);
+                r.moves - before
+            }
+            Stream::Beams(b) => {
+                let before = b.moves;
+                found = b.phase(part.min(left), deadline, dfs.stop);
+                b.moves - before
+            }
+        };
+        dfs.stats.nodes += moves;
+        dfs.stats.rollout_nodes += moves;
         if found.is_some() {
             break;
         }

@@ -527,7 +527,9 @@ fn two_deck_reports_name_the_restarts() {
     let sidecar = format!("{base}.run");
     let settings = std::fs::read_to_string(&sidecar).unwrap();
     assert!(
-        settings.ends_with(" rollouts=on restarts=cuts beams=on"),
+        settings
+            .trim_end()
+            .ends_with(" rollouts=on restarts=cuts beams=on"),
         "{settings}"
     );
     let o = run(&["--retry-unknown", &base], &path("same.csv"));
@@ -555,7 +557,7 @@ fn two_deck_reports_name_the_restarts() {
     assert!(o.status.success(), "{}", text(&o.stderr));
     let settings = std::fs::read_to_string(format!("{plain}.run")).unwrap();
     assert!(
-        settings.ends_with(" rollouts=on restarts=cuts"),
+        settings.trim_end().ends_with(" rollouts=on restarts=cuts"),
         "{settings}"
     );
 }

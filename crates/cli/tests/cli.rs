@@ -19,9 +19,12 @@ fn stderr(o: &Output) -> String {
     String::from_utf8(o.stderr.clone()).unwrap()
 }
 
-/// A scratch file unique to this test process.
+/// A scratch file unique to this test process, under Cargo's scratch
+/// directory for integration tests (inside `target/`, so that test runs
+/// leave nothing in the system's temporary directory).
 fn scratch(name: &str, content: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("demon-cli-test-{}", std::process::id()));
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("demon-cli-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join(name);
     std::fs::write(&p, content).unwrap();

@@ -292,8 +292,8 @@ fn settings(job: &Job) -> String {
         // same limits.
         if demon_solver::restarts_apply(&job.rules) {
             s += " restarts=cuts";
-            // The beams beside them did the same.
-            if job.options.beams {
+            // The beams beside them did the same (where they run).
+            if demon_solver::beams_run(&job.rules, &job.options, l.max_memory) {
                 s += " beams=on";
             }
         }

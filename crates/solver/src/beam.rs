@@ -3,7 +3,8 @@
 //! A beam search keeps, at each depth, the `width` positions of highest
 //! value ([`crate::probe::value`]) among the children of the positions it
 //! kept at the depth before, and expands them all; it ends at a win, when
-//! no position is left, or at its budget. Unlike a playout or a
+//! no position is left, when its lines fill their memory, or at
+//! [`MAX_DEPTH`]. Unlike a playout or a
 //! best-first probe, it compares thousands of lines that have played as
 //! many moves, so a line that spends its talon early (a K+ play far
 //! into the stock, a redeal) is judged against lines that did not,
@@ -50,18 +51,24 @@ struct Kid {
 /// it is full the best `width` of them are kept and the rest dropped
 /// (which keeps the same best ones as choosing at the end of the depth).
 const KIDS_PER_WIDTH: usize = 16;
-/// Line entries a position of the width may take: the lines are
-/// compacted ([`compact`]) when they reach this many times the width,
-/// and a beam whose kept lines still fill half of it ends.
+/// Line entries a position of the width may take (and [`MAX_DEPTH`] more,
+/// so that a narrow beam's one line fits): when the next depth's would
+/// not fit, the lines that no kept child descends from are dropped
+/// ([`compact`]), and a beam whose kept lines still leave too little room
+/// ends. (Measured: a beam of 30,000 keeps about 4 entries a position.)
 const LINES_PER_WIDTH: usize = 12;
 
 /// Bytes a position of the width takes at most: its state in the beam
 /// and in the next one, its share of the children's vector
 /// ([`KIDS_PER_WIDTH`]) and of the lines ([`LINES_PER_WIDTH`]), and of
-/// what [`compact`] holds for a moment (5 bytes a line entry).
+/// what [`compact`] holds for a moment (5 bytes a line entry, and the
+/// kept children's parents).
 pub const BYTES_PER_WIDTH: usize = 2 * std::mem::size_of::<(State, u32)>()
     + KIDS_PER_WIDTH * std::mem::size_of::<Kid>()
-    + LINES_PER_WIDTH * (std::mem::size_of::<(u32, Step)>() + 5);
+    + LINE_BYTES * LINES_PER_WIDTH
+    + 4;
+/// Bytes a line entry takes, with what [`compact`] holds for it.
+const LINE_BYTES: usize = std::mem::size_of::<(u32, Step)>() + 5;
 
 /// What a beam search alone found ([`beams_alone`]).
 #[derive(Debug)]
@@ -78,9 +85,10 @@ pub struct BeamEnd {
 }
 
 /// The beam's memory of positions seen: a fixed table of 64-bit keys,
-/// one slot a key, a later key taking the slot over. So it forgets, but
-/// only lets a position in twice (a line going round is cut at its next
-/// sight, or soon after); it never refuses a position it has not seen.
+/// one slot a key, a later key taking the slot over. So it forgets: a
+/// position whose slot another has taken may come in again (a line
+/// going round is cut at its next sight while its slot holds); it never
+/// refuses a position it has not seen.
 struct Seen {
     slots: Vec<u64>,
     mask: usize,
@@ -138,6 +146,8 @@ struct Run {
     lines: Vec<(u32, Step)>,
     seen: Seen,
     depth: u32,
+    /// [`Beams::moves`] when it started.
+    moves_at_start: u64,
 }
 
 /// Beams of growing width ([`FIRST_WIDTH`]) from the deal of a game, run
@@ -151,11 +161,16 @@ pub struct Beams<'g> {
     /// beam to beam ([`GROWTH`]).
     first: usize,
     growth: usize,
-    /// Positions generated (each one a move played): what a phase counts
-    /// against its budget, and the nodes it adds to the search's.
+    /// Positions generated (each one a move played; the children kept
+    /// are played once more to build the next depth, uncounted): what a
+    /// phase counts against its budget, and the nodes it adds to the
+    /// search's.
     pub moves: u64,
     /// Beams ended without a win.
     pub ended: u32,
+    /// A beam ended without generating a position (the deal has no move
+    /// worth playing): every other would do the same.
+    done: bool,
     run: Option<Run>,
     gen: SmallVec<[SMove; 32]>,
     reach: ReachMemo,
@@ -174,6 +189,7 @@ impl<'g> Beams<'g> {
             growth: GROWTH,
             moves: 0,
             ended: 0,
+            done: false,
             run: None,
             gen: SmallVec::new(),
             reach: ReachMemo::default(),
@@ -185,23 +201,28 @@ impl<'g> Beams<'g> {
     /// `growth` times wider (for tests and experiments).
     #[doc(hidden)]
     pub fn with_widths(mut self, first: usize, growth: usize) -> Beams<'g> {
-        self.first = first;
-        self.growth = growth;
+        self.first = first.max(1);
+        self.growth = growth.max(1);
         self
     }
 
     /// The widest beam the memory holds.
     fn max_width(&self) -> usize {
-        (self.memory / 4 * 3 / BYTES_PER_WIDTH).max(1)
+        ((self.memory / 4 * 3).saturating_sub(MAX_DEPTH as usize * LINE_BYTES) / BYTES_PER_WIDTH)
+            .max(1)
     }
 
     /// The width of beam number `k` (from 0).
     fn width(&self, k: u32) -> usize {
+        let most = self.max_width();
         let mut w = self.first;
         for _ in 0..k {
+            if w >= most {
+                break;
+            }
             w = w.saturating_mul(self.growth);
         }
-        w.min(self.max_width())
+        w.min(most)
     }
 
     /// The bytes held now.
@@ -228,9 +249,10 @@ impl<'g> Beams<'g> {
             beam: vec![(root, ROOT)],
             next: 0,
             kids: Vec::with_capacity(width * KIDS_PER_WIDTH),
-            lines: Vec::with_capacity(width * LINES_PER_WIDTH + 1),
+            lines: Vec::with_capacity(width * LINES_PER_WIDTH + MAX_DEPTH as usize),
             seen,
             depth: 0,
+            moves_at_start: self.moves,
         }
     }
 
@@ -246,6 +268,9 @@ impl<'g> Beams<'g> {
         let limit = self.moves.saturating_add(budget);
         let g = self.g;
         loop {
+            if self.done {
+                return None;
+            }
             let mut run = match self.run.take() {
                 Some(r) => r,
                 None => self.start(),
@@ -309,27 +334,27 @@ impl<'g> Beams<'g> {
             // Keep the best children as the next depth.
             let width = run.width;
             trim(&mut run.kids, width);
+            // The lines the kept children descend from.
+            let mut from: Vec<u32> = run
+                .kids
+                .iter()
+                .map(|k| run.beam[k.parent as usize].1)
+                .collect();
             if run.lines.len() + run.kids.len() > run.lines.capacity() {
-                compact(&mut run.lines, &mut run.beam);
-                if std::env::var("BEAM_DEBUG").is_ok() {
-                    eprintln!(
-                        "depth {} alive {} width {}",
-                        run.depth,
-                        run.lines.len(),
-                        run.beam.len()
-                    );
-                }
+                compact(&mut run.lines, &mut from);
             }
-            // The lines kept fill more than they may: this beam is over
-            // (it has not narrowed onto few lines, and goes no further).
+            // The lines kept leave no room for this depth's: this beam is
+            // over (it has not narrowed onto few lines, and goes no
+            // further).
             let full = run.lines.len() + run.kids.len() > run.lines.capacity();
             let mut next = Vec::with_capacity(if full { 0 } else { run.kids.len() });
-            for kid in run.kids.iter().take(if full { 0 } else { usize::MAX }) {
-                let (st, at) = &run.beam[kid.parent as usize];
-                let mut c = st.clone();
-                play(g, &mut c, kid.step, &mut self.autos);
-                run.lines.push((*at, kid.step));
-                next.push((c, (run.lines.len() - 1) as u32));
+            if !full {
+                for (kid, &at) in run.kids.iter().zip(&from) {
+                    let mut c = run.beam[kid.parent as usize].0.clone();
+                    play(g, &mut c, kid.step, &mut self.autos);
+                    run.lines.push((at, kid.step));
+                    next.push((c, (run.lines.len() - 1) as u32));
+                }
             }
             run.kids.clear();
             run.beam = next;
@@ -337,10 +362,11 @@ impl<'g> Beams<'g> {
             run.depth += 1;
             if run.beam.is_empty() || run.depth >= MAX_DEPTH || full {
                 // This beam is over; the next one starts at the next call
-                // round the loop.
+                // round the loop (none if this one generated nothing).
+                self.done |= self.moves == run.moves_at_start;
                 self.ended = self.ended.saturating_add(1);
                 if self.ended == u32::MAX {
-                    return None;
+                    self.done = true;
                 }
             } else {
                 self.run = Some(run);
@@ -395,11 +421,12 @@ fn play(g: &Game, st: &mut State, s: Step, autos: &mut Vec<(Move, demon_core::Un
     play_safe_moves(g, st, autos);
 }
 
-/// Keeps only the line entries the beam's positions descend from, in
-/// place (the vector keeps its capacity).
-fn compact(lines: &mut Vec<(u32, Step)>, beam: &mut [(State, u32)]) {
+/// Keeps only the line entries that the entries `from` (a line each, or
+/// [`ROOT`]) descend from, in place (the vector keeps its capacity), and
+/// renumbers `from` to match.
+fn compact(lines: &mut Vec<(u32, Step)>, from: &mut [u32]) {
     let mut alive = vec![false; lines.len()];
-    for &(_, i) in beam.iter() {
+    for &i in from.iter() {
         let mut p = i;
         while p != ROOT && !alive[p as usize] {
             alive[p as usize] = true;
@@ -423,8 +450,10 @@ fn compact(lines: &mut Vec<(u32, Step)>, beam: &mut [(State, u32)]) {
         }
     }
     lines.truncate(n);
-    for b in beam.iter_mut() {
-        b.1 = to[b.1 as usize];
+    for f in from.iter_mut() {
+        if *f != ROOT {
+            *f = to[*f as usize];
+        }
     }
 }
 
@@ -497,23 +526,12 @@ pub fn weights() -> Weights {
 mod tests {
     use super::*;
 
-    /// Compaction keeps every line the beam's positions descend from, step
+    /// Compaction keeps every line the kept children descend from, step
     /// for step, and drops the rest: lines of a made-up tree (each entry's
-    /// parent an earlier entry), the beam on a few of its entries.
+    /// parent an earlier entry), children from a few of its entries and
+    /// from the deal itself ([`ROOT`]).
     #[test]
-    fn compaction_keeps_the_beams_lines() {
-        let g = Game::new(
-            &demon_core::GameKind::Canfield
-                .preset(demon_core::Reading::Standard)
-                .unwrap(),
-            &demon_core::Source::Native(1).layout(
-                &demon_core::GameKind::Canfield
-                    .preset(demon_core::Reading::Standard)
-                    .unwrap(),
-            ),
-        )
-        .unwrap();
-        let st = g.initial();
+    fn compaction_keeps_the_lines_of_the_kept_children() {
         let step = |i: usize| Step {
             talon: Some((i as u8, (i >> 8) as u8)),
             mv: Move::Redeal,
@@ -535,15 +553,13 @@ mod tests {
             }
             v
         };
-        let mut beam: Vec<(State, u32)> = [4_999u32, 4_321, 2_500, 17, 3]
-            .iter()
-            .map(|&i| (st.clone(), i))
-            .collect();
-        let before: Vec<_> = beam.iter().map(|b| of(&lines, b.1)).collect();
+        let mut from: Vec<u32> = vec![4_999, 4_321, 2_500, 17, 3, ROOT, 4_321];
+        let before: Vec<_> = from.iter().map(|&f| of(&lines, f)).collect();
         let cap = lines.capacity();
-        compact(&mut lines, &mut beam);
-        let after: Vec<_> = beam.iter().map(|b| of(&lines, b.1)).collect();
+        compact(&mut lines, &mut from);
+        let after: Vec<_> = from.iter().map(|&f| of(&lines, f)).collect();
         assert_eq!(before, after);
+        assert_eq!(from[5], ROOT);
         // Exactly the entries on those lines are left.
         let mut on: Vec<_> = before.iter().flatten().collect();
         on.sort();

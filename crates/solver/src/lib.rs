@@ -24,8 +24,8 @@ pub mod table;
 
 pub use probe::{probe, Weights};
 pub use search::{
-    probes_pay, restarts_apply, rollouts_pay, solve, solve_resumable, solve_saving, solve_with,
-    Limit, Limits, Options, Outcome, Progress, ProgressBoard, SolveError, Stats, StopFlag, Verdict,
-    CHECKPOINT_SEARCH_VERSION,
+    beams_run, probes_pay, restarts_apply, rollouts_pay, solve, solve_resumable, solve_saving,
+    solve_with, Limit, Limits, Options, Outcome, Progress, ProgressBoard, SolveError, Stats,
+    StopFlag, Verdict, CHECKPOINT_SEARCH_VERSION,
 };
 pub use shorten::shorten;

@@ -592,6 +592,14 @@ fn beam_bytes(rules: &Rules, max_memory: usize, rollouts: usize, on: bool) -> us
     }
 }
 
+/// Whether a search with `options` and `max_memory` runs beams
+/// ([`Options::beams`]): they are on, with the rollouts, in a two-deck
+/// game, and the memory gives them [`MIN_BEAM_MEMORY`].
+pub fn beams_run(rules: &Rules, options: &Options, max_memory: usize) -> bool {
+    let r = rollout_bytes(max_memory);
+    options.rollouts && beam_bytes(rules, max_memory, r, options.beams) > 0
+}
+
 /// Below this the beams do not run (a memory limit under 128 MiB): the
 /// beams' widths stop at what their memory holds, and the wins measured
 /// came from beams of thousands of positions.
@@ -606,9 +614,10 @@ const MIN_BEAM_MEMORY: usize = 16 << 20;
 /// frontier instead. It is sound by construction: it only ever reports a
 /// win, which is replayed by the checker like every other; LOST comes only
 /// from the exhaustive search. Memory: the exhaustive search may use the
-/// whole budget (an eighth of it, at most 256 MiB, for its path); a probe
-/// takes at most a quarter, and only what the search's table and path
-/// leave at the time (the table does not grow while a probe runs, and a
+/// whole budget (an eighth of it, at most 256 MiB, for its path) but for
+/// what the rollouts and beams have set aside from the start
+/// ([`rollout_bytes`], [`beam_bytes`]); a probe takes at most a quarter,
+/// and only what the search's table and path leave at the time (the table does not grow while a probe runs, and a
 /// probe's memory is freed when it ends).
 fn drive(
     game: &Game,
@@ -786,11 +795,13 @@ fn drive_search(
         let probe_memory = (limits.max_memory / 4).min(limits.max_memory.saturating_sub(
             dfs.table_share() + dfs.path_budget + dfs.reserved + dfs.others_budget(),
         ));
-        if probe_memory < MIN_PROBE_MEMORY {
-            pause = pause.saturating_mul(4);
-            continue;
-        }
-        if probes {
+        // Without the memory a probe needs, only the probe is left out:
+        // the rollouts have memory of their own, set aside from the start
+        // (with several threads `table_share` is the table's whole budget,
+        // so a probe never has memory there, and the rollouts and beams
+        // used to be left out with it while their memory stayed set aside).
+        let room = probe_memory >= MIN_PROBE_MEMORY;
+        if probes && room {
             let (found, nodes, probe_bytes) = best_first(
                 game,
                 budget,
@@ -817,7 +828,9 @@ fn drive_search(
             return out;
         }
         pause = pause.saturating_mul(4);
-        probe = probe.saturating_mul(2);
+        if room {
+            probe = probe.saturating_mul(2);
+        }
     }
 }
 
@@ -904,8 +917,9 @@ enum Stream<'a, 'g> {
 /// How many times the pause's nodes a rollout phase may play in a
 /// two-deck game ([`rollout_phase`]). The phase then ends past the next
 /// pause, so from the first pause on the rollouts take nearly every node
-/// (the search goes on only between a phase and the next probe) until
-/// they have run out of levels; then the search has them all. In the
+/// (the search goes on only between a phase and the next probe); the
+/// ladder runs out of levels, but the restarts and the beams never do, so
+/// in a two-deck game they keep nearly every node. In the
 /// two-deck games the exhaustive search has proved almost no deal lost
 /// (of seeds 1-10,000: Double Easthaven 2, by dead ends, before the first
 /// pause; American Toad, Variegated Canfield and Double Canfield none),
@@ -940,9 +954,9 @@ const TWO_DECK_SHARE: u64 = 4;
 /// moves count as nodes: as the pauses are 4 times apart, rollouts and
 /// exhaustive search share a long search's nodes roughly evenly (a
 /// search that ends just after a pause has paid up to twice its own
-/// nodes to rollouts; once they have run out of levels they cost
-/// nothing more). A win it finds is checked by the caller like any
-/// other.
+/// nodes to rollouts; in a one-deck game, once the ladder has run out of
+/// levels they cost nothing more). A win it finds is checked by the
+/// caller like any other.
 ///
 /// Why an even share (2 M nodes a deal, seeds 1-N, against no rollouts;
 /// a quarter share in brackets): American Toad 1-50 at 5 M nodes won 29

@@ -112,3 +112,28 @@ fn forgetting_runs_on_one_thread() {
     assert_eq!(out.verdict, Verdict::Lost);
     assert_eq!(out.stats.handed, 0);
 }
+
+/// The rollouts run beside a search of two threads too (with their own
+/// memory, set aside from the start, though a best-first probe never has
+/// room there): American Toad 58, unknown at 1,000,000 nodes without
+/// rollouts and won by them after 183,183 rollout moves on one thread
+/// (`tests/rollouts.rs`), is won with two threads, by the rollouts. (They
+/// were left out with the probes before: the two threads ended unknown.)
+#[test]
+fn rollouts_run_beside_two_threads() {
+    let rules = demon_core::GameKind::AmericanToad
+        .preset(demon_core::Reading::Standard)
+        .unwrap();
+    let out = two(
+        &rules,
+        58,
+        &limits(Some(1_000_000)),
+        Options::for_rules(&rules),
+    );
+    let Verdict::Won(line) = out.verdict else {
+        panic!("{:?}", out.verdict)
+    };
+    assert!(out.stats.rollout_nodes > 0);
+    let layout = Source::Native(58).layout(&rules);
+    assert!(replay(&rules, &layout, &line).unwrap().won);
+}

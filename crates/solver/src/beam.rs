@@ -22,16 +22,8 @@ use smallvec::SmallVec;
 use crate::key::fingerprint_level;
 use crate::moves::{generate_unsorted, play_safe_moves, Gen, ReachMemo, SMove};
 use crate::probe::{value, Weights};
-use crate::rollout::worth_playing;
+use crate::rollout::{core_moves, worth_playing, Step};
 use crate::search::StopFlag;
-
-/// One step of a line: the talon state to turn to first (a K+ waste
-/// play), and the move; the safe moves after it are played on arrival.
-#[derive(Clone, Copy, Debug)]
-struct Step {
-    talon: Option<(u8, u8)>,
-    mv: Move,
-}
 
 /// No parent: a position kept at the first depth.
 const ROOT: u32 = u32::MAX;
@@ -455,37 +447,6 @@ fn compact(lines: &mut Vec<(u32, Step)>, from: &mut [u32]) {
             *f = to[*f as usize];
         }
     }
-}
-
-/// The core moves of `line` from the deal (the safe moves and the stock
-/// turns spelled out), if it is legal and wins.
-fn core_moves(g: &Game, line: &[Step]) -> Option<Vec<Move>> {
-    let mut st = g.initial();
-    let mut autos = Vec::new();
-    play_safe_moves(g, &mut st, &mut autos);
-    let mut out: Vec<Move> = autos.iter().map(|&(m, _)| m).collect();
-    let mut reach = SmallVec::new();
-    for s in line {
-        if let Some(t) = s.talon {
-            g.waste_reach(&st, &mut reach);
-            if !reach
-                .iter()
-                .any(|r: &demon_core::Reach| (r.pos, r.passes) == t)
-            {
-                return None;
-            }
-            for m in g.stock_moves_between(&st, t) {
-                g.play(&mut st, m);
-                out.push(m);
-            }
-        }
-        g.try_play(&mut st, s.mv).ok()?;
-        out.push(s.mv);
-        autos.clear();
-        play_safe_moves(g, &mut st, &mut autos);
-        out.extend(autos.iter().map(|&(m, _)| m));
-    }
-    g.is_won(&st).then_some(out)
 }
 
 /// The beams' weights ([`Weights`], [`crate::probe::value`]): the

@@ -57,9 +57,9 @@ use crate::search::{FpHasher, StopFlag};
 /// One step of a line: the talon state to turn to first (a K+ waste
 /// play), and the move; the safe moves after it are played on arrival.
 #[derive(Clone, Copy, Debug)]
-struct Step {
-    talon: Option<(u8, u8)>,
-    mv: Move,
+pub(crate) struct Step {
+    pub(crate) talon: Option<(u8, u8)>,
+    pub(crate) mv: Move,
 }
 
 /// The exact key of a position in the playouts' memory: a 128-bit hash
@@ -716,30 +716,42 @@ impl<'g> Rollouts<'g> {
     /// `None` unless they are legal and win (the solver then replays them
     /// with the independent checker too).
     fn core_moves(&mut self, line: &[Step]) -> Option<Vec<Move>> {
-        let g = self.g;
-        let mut st = self.root();
-        let mut out = Vec::new();
-        out.extend(self.autos.iter().map(|&(m, _)| m));
-        let mut reach = SmallVec::new();
-        for s in line {
-            if let Some(t) = s.talon {
-                g.waste_reach(&st, &mut reach);
-                if !reach.iter().any(|r| (r.pos, r.passes) == t) {
-                    return None;
-                }
-                for m in g.stock_moves_between(&st, t) {
-                    g.play(&mut st, m);
-                    out.push(m);
-                }
-            }
-            g.try_play(&mut st, s.mv).ok()?;
-            out.push(s.mv);
-            self.autos.clear();
-            play_safe_moves(g, &mut st, &mut self.autos);
-            out.extend(self.autos.iter().map(|&(m, _)| m));
-        }
-        g.is_won(&st).then_some(out)
+        core_moves(self.g, line)
     }
+}
+
+/// The core moves of `line` from the deal of `g`: the safe moves played
+/// on arrival, and the stock turns of each K+ waste play, spelled out;
+/// `None` unless they are legal and win (the solver then replays them
+/// with the independent checker too). The rollouts' lines and the
+/// beams' ([`crate::beam`]) are read so.
+pub(crate) fn core_moves(g: &Game, line: &[Step]) -> Option<Vec<Move>> {
+    let mut st = g.initial();
+    let mut autos = Vec::new();
+    play_safe_moves(g, &mut st, &mut autos);
+    let mut out: Vec<Move> = autos.iter().map(|&(m, _)| m).collect();
+    let mut reach = SmallVec::new();
+    for s in line {
+        if let Some(t) = s.talon {
+            g.waste_reach(&st, &mut reach);
+            if !reach
+                .iter()
+                .any(|r: &demon_core::Reach| (r.pos, r.passes) == t)
+            {
+                return None;
+            }
+            for m in g.stock_moves_between(&st, t) {
+                g.play(&mut st, m);
+                out.push(m);
+            }
+        }
+        g.try_play(&mut st, s.mv).ok()?;
+        out.push(s.mv);
+        autos.clear();
+        play_safe_moves(g, &mut st, &mut autos);
+        out.extend(autos.iter().map(|&(m, _)| m));
+    }
+    g.is_won(&st).then_some(out)
 }
 
 /// Where the restarts' best line so far ends ([`Rollouts::best_end`]).

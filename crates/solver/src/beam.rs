@@ -118,8 +118,9 @@ const MAX_DEPTH: u32 = 5_000;
 /// another with other tie-breaks. Beams alone with 512 MiB, on the ten
 /// Variegated Canfield deals still unknown after three searches of 30 M
 /// nodes (1, 5, 7, 11, 21, 23, 26, 28, 33, 34), 60 M moves each: from
-/// 32,000, 1 and 11 won (46.4 M moves each); from 16,000 (whose first
-/// beam ends without a win after about 20 M), none of the first six.
+/// 32,000, 1 and 11 won of the first seven (46.4 M moves each); from
+/// 16,000 (whose first beam ends without a win after about 20 M), none
+/// of the first six (`results/2026-11-28-vc-beams`).
 /// Narrower beams win easier deals, but there the ladder and the
 /// restarts, which run first, win them sooner.
 pub const FIRST_WIDTH: usize = 32_000;
@@ -457,15 +458,17 @@ fn compact(lines: &mut Vec<(u32, Step)>, from: &mut [u32]) {
 /// its positions have all played as many moves, and without them the
 /// beam fills with positions that turned far into the stock to put a
 /// card up, and dies with them. The move's own score ([`generate`]'s, a
-/// tenth of it) is added too. Beams alone of 10,000 positions, with
-/// Variegated Canfield seeds 2, 3, 4, 8, 9 and 10 (the search at 2 M
-/// nodes won 4 and 8): 1 won with neither term, 1 with 100 a redeal, 2 with
-/// 300, 4 with 100 and 3 a card, 5 with 300 and 10 (others tie-breaks
-/// since then: 2 to 3 of the 6). On ten deals still unknown after three
-/// searches of 30 M nodes (1, 5, 7, 11, 21, 23, 26, 28, 33, 34) a beam of
-/// 30,000 won 1, 11 and 26 in 36 to 44 M moves (20-40 s), and beams
-/// from 4,000 growing twice wider each time won 1 and 11 with the
-/// fourth beam (32,000) after 86 and 76 M moves.
+/// tenth of it) is added too. A first version's beams alone (10,000
+/// positions, an exact set of the positions seen), with Variegated
+/// Canfield seeds 2, 3, 4, 8, 9 and 10 (the search at 2 M nodes wins all
+/// but 2): 1 won with neither term, 1 with 100 a redeal, 2 with 300, 4
+/// with 100 and 3 a card, 5 with 300 and 10 (with other tie-breaks since
+/// then: 2 to 3 of the 6; which deal a beam wins turns on them). On ten
+/// deals still unknown after three searches of 30 M nodes (1, 5, 7, 11,
+/// 21, 23, 26, 28, 33, 34) a beam of 30,000 won 1, 11 and 26 in 36 to
+/// 44 M moves (20-40 s), and beams from 4,000 growing twice wider each
+/// time won 1 and 11 with the fourth beam (32,000) after 86 and 76 M
+/// moves (`results/2026-11-28-vc-beams`).
 ///
 /// [`generate`]: crate::moves::generate
 pub fn weights() -> Weights {

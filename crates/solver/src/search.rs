@@ -277,9 +277,9 @@ pub struct Options {
     pub rollouts: bool,
     /// With the rollouts, in two-deck games ([`restarts_apply`]), also run
     /// beam searches ([`crate::beam`]) beside them, with three quarters
-    /// of each rollout phase from the third pause on (on by default). They hold an eighth of
-    /// the memory limit (at most 1 GiB, none below 128 MiB), set aside
-    /// from the start.
+    /// of each rollout phase from the third pause on (on by default).
+    /// They hold an eighth of the memory limit (at most 1 GiB, none below
+    /// 128 MiB), set aside from the start.
     pub beams: bool,
     /// Pause the search now and then for a best-first probe that looks
     /// for a win ([`crate::probe`], [`drive`]); on by default except where
@@ -617,8 +617,9 @@ const MIN_BEAM_MEMORY: usize = 16 << 20;
 /// whole budget (an eighth of it, at most 256 MiB, for its path) but for
 /// what the rollouts and beams have set aside from the start
 /// ([`rollout_bytes`], [`beam_bytes`]); a probe takes at most a quarter,
-/// and only what the search's table and path leave at the time (the table does not grow while a probe runs, and a
-/// probe's memory is freed when it ends).
+/// and only what the search's table and path leave at the time (the
+/// table does not grow while a probe runs, and a probe's memory is freed
+/// when it ends).
 fn drive(
     game: &Game,
     limits: &Limits,
@@ -933,8 +934,8 @@ enum Stream<'a, 'g> {
 ///
 /// The ladder and the restarts each have half of it (the ladder first);
 /// from [`BEAMS_FROM`] on the beams have three quarters and the others
-/// an eighth each. Once the ladder has run out of levels, the others still play
-/// their part, and the exhaustive search has the rest. With the ladder alone,
+/// an eighth each. Once the ladder has run out of levels, the others
+/// still play their part, and the exhaustive search has the rest. With the ladder alone,
 /// seeds 1-1,000 were American Toad 996 won / 4 unknown at up to 300 M
 /// nodes, Double Easthaven 960 / 1 lost / 39 unknown at up to 100 M.
 /// The cost falls on lost deals: with half of each phase the ladder runs

@@ -284,7 +284,7 @@ const LOW_WEIGHT: i64 = 60;
 /// Cards on the foundations, cards out of the reserve and the lowest
 /// foundation's height ([`LOW_WEIGHT`]), weighted: what a playout's end is
 /// worth.
-pub(crate) fn value(g: &Game, st: &State) -> i64 {
+fn value(g: &Game, st: &State) -> i64 {
     if g.is_won(st) {
         return WON;
     }

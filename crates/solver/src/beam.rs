@@ -22,7 +22,7 @@ use smallvec::SmallVec;
 use crate::key::fingerprint_level;
 use crate::moves::{generate_unsorted, play_safe_moves, Gen, ReachMemo, SMove};
 use crate::probe::{value, Weights};
-use crate::rollout::{core_moves, worth_playing, Step};
+use crate::rollout::{core_moves, play_step, worth_playing, Step};
 use crate::search::StopFlag;
 
 /// No parent: a position kept at the first depth.
@@ -291,7 +291,7 @@ impl<'g> Beams<'g> {
                         mv: m.mv,
                     };
                     let mut c = st.clone();
-                    play(g, &mut c, step, &mut self.autos);
+                    play_step(g, &mut c, step, &mut self.autos);
                     self.moves += 1;
                     let k = key(g, &c);
                     if !run.seen.insert(k) {
@@ -308,9 +308,9 @@ impl<'g> Beams<'g> {
                         if let Some(moves) = core_moves(g, &line) {
                             return Some(moves);
                         }
-                        // Not a win after all (a key collision could
-                        // only make a line shorter, never illegal, but
-                        // nothing is taken on trust): go on.
+                        // The line is the steps played to reach `c`, so
+                        // it replays; were it not to, nothing is taken on
+                        // trust: go on.
                         continue;
                     }
                     if run.kids.len() == run.kids.capacity() {
@@ -344,7 +344,7 @@ impl<'g> Beams<'g> {
             if !full {
                 for (kid, &at) in run.kids.iter().zip(&from) {
                     let mut c = run.beam[kid.parent as usize].0.clone();
-                    play(g, &mut c, kid.step, &mut self.autos);
+                    play_step(g, &mut c, kid.step, &mut self.autos);
                     run.lines.push((at, kid.step));
                     next.push((c, (run.lines.len() - 1) as u32));
                 }
@@ -402,16 +402,6 @@ fn trim(kids: &mut Vec<Kid>, width: usize) {
         kids.select_nth_unstable_by(width, |a, b| (b.value, b.tie).cmp(&(a.value, a.tie)));
         kids.truncate(width);
     }
-}
-
-/// Plays `s` and the safe moves after it.
-fn play(g: &Game, st: &mut State, s: Step, autos: &mut Vec<(Move, demon_core::Undo)>) {
-    if let Some(t) = s.talon {
-        g.set_talon_state(st, t);
-    }
-    g.play(st, s.mv);
-    autos.clear();
-    play_safe_moves(g, st, autos);
 }
 
 /// Keeps only the line entries that the entries `from` (a line each, or

@@ -113,11 +113,7 @@ pub(crate) fn value(g: &Game, st: &State, w: &Weights) -> i32 {
         v += w.pass * passes as i32 + w.pos * pos as i32;
     }
     if w.low != 0 {
-        let low = (0..rules.foundations())
-            .map(|f| g.foundation_height(st, f))
-            .min()
-            .unwrap_or(0);
-        v += w.low * i32::from(low);
+        v += w.low * i32::from(crate::rollout::lowest_foundation(g, st));
     }
     if w.empty != 0 || w.unbuilt != 0 || w.blocked != 0 {
         let base = g.base(st).map(|b| b.index());

@@ -290,10 +290,7 @@ fn value(g: &Game, st: &State) -> i64 {
     }
     let rules = g.rules();
     let out = rules.reserve as i64 - g.reserve(st).len() as i64;
-    let low = (0..rules.foundations())
-        .map(|f| g.foundation_height(st, f))
-        .min()
-        .unwrap_or(0);
+    let low = lowest_foundation(g, st);
     g.foundation_cards(st) as i64 * 10 + out * 5 + i64::from(low) * LOW_WEIGHT
 }
 
@@ -491,12 +488,7 @@ impl<'g> Rollouts<'g> {
     /// Plays step `s` (turning the talon first for a K+ waste play) and
     /// the safe moves after it.
     fn play_step(&mut self, st: &mut State, s: Step) {
-        if let Some(t) = s.talon {
-            self.g.set_talon_state(st, t);
-        }
-        self.g.play(st, s.mv);
-        self.autos.clear();
-        play_safe_moves(self.g, st, &mut self.autos);
+        play_step(self.g, st, s, &mut self.autos);
     }
 
     /// The steps of `st` worth playing ([`worth_playing`]), in the
@@ -718,6 +710,31 @@ impl<'g> Rollouts<'g> {
     fn core_moves(&mut self, line: &[Step]) -> Option<Vec<Move>> {
         core_moves(self.g, line)
     }
+}
+
+/// Plays step `s` of `g` (turning the talon first for a K+ waste play)
+/// and the safe moves after it, which it leaves in `autos`: how the
+/// rollouts and the beams ([`crate::beam`]) play their lines.
+pub(crate) fn play_step(
+    g: &Game,
+    st: &mut State,
+    s: Step,
+    autos: &mut Vec<(Move, demon_core::Undo)>,
+) {
+    if let Some(t) = s.talon {
+        g.set_talon_state(st, t);
+    }
+    g.play(st, s.mv);
+    autos.clear();
+    play_safe_moves(g, st, autos);
+}
+
+/// The height of the lowest foundation of `st` (0 with none).
+pub(crate) fn lowest_foundation(g: &Game, st: &State) -> u8 {
+    (0..g.rules().foundations())
+        .map(|f| g.foundation_height(st, f))
+        .min()
+        .unwrap_or(0)
 }
 
 /// The core moves of `line` from the deal of `g`: the safe moves played

@@ -592,12 +592,22 @@ fn beam_bytes(rules: &Rules, max_memory: usize, rollouts: usize, on: bool) -> us
     }
 }
 
+/// The memory set aside for the rollouts and for the beams
+/// ([`rollout_bytes`], [`beam_bytes`]) of a search with `options` and
+/// `max_memory`: none when the rollouts are off.
+fn stream_bytes(rules: &Rules, options: &Options, max_memory: usize) -> (usize, usize) {
+    if !options.rollouts {
+        return (0, 0);
+    }
+    let r = rollout_bytes(max_memory);
+    (r, beam_bytes(rules, max_memory, r, options.beams))
+}
+
 /// Whether a search with `options` and `max_memory` runs beams
 /// ([`Options::beams`]): they are on, with the rollouts, in a two-deck
 /// game, and the memory gives them [`MIN_BEAM_MEMORY`].
 pub fn beams_run(rules: &Rules, options: &Options, max_memory: usize) -> bool {
-    let r = rollout_bytes(max_memory);
-    options.rollouts && beam_bytes(rules, max_memory, r, options.beams) > 0
+    stream_bytes(rules, options, max_memory).1 > 0
 }
 
 /// Below this the beams do not run (a memory limit under 128 MiB): the
@@ -638,8 +648,8 @@ fn drive(
     if options.rollouts {
         // The rollouts' memory is set aside before the table grows, so that
         // table, paths and rollouts together stay inside the limit.
-        let r = rollout_bytes(limits.max_memory);
-        let bytes = r + beam_bytes(game.rules(), limits.max_memory, r, options.beams);
+        let (r, b) = stream_bytes(game.rules(), options, limits.max_memory);
+        let bytes = r + b;
         let table = dfs.table.read().budget_bytes().saturating_sub(bytes);
         if bytes > 0 && dfs.table.get().lower_budget(table) {
             dfs.reserved = bytes;
@@ -651,7 +661,7 @@ fn drive(
     if let Some(r) = resume {
         dfs.load(r)?;
     }
-    let out = drive_search(game, limits, &mut dfs, options.probes, options.beams);
+    let out = drive_search(game, limits, &mut dfs, options);
     if let (Some(w), Verdict::Unknown(l)) = (save, &out.verdict) {
         if save_at(l) {
             dfs.save(w)?;
@@ -717,7 +727,7 @@ fn drive_crew(game: &Game, limits: &Limits, options: &Options, mut dfs: Searcher
             })
             .collect();
         let stop = StopOnUnwind(&crew);
-        let out = drive_search(game, limits, &mut dfs, options.probes, options.beams);
+        let out = drive_search(game, limits, &mut dfs, options);
         std::mem::forget(stop);
         crew.finish(out.verdict);
         let helper_stats: Vec<Stats> = running
@@ -746,13 +756,7 @@ impl Drop for StopOnUnwind<'_> {
 }
 
 /// The search and its probes (see [`drive`]).
-fn drive_search(
-    game: &Game,
-    limits: &Limits,
-    dfs: &mut Searcher,
-    probes: bool,
-    beams: bool,
-) -> Outcome {
+fn drive_search(game: &Game, limits: &Limits, dfs: &mut Searcher, options: &Options) -> Outcome {
     // Pauses at the whole search's node counts, a resumed search's
     // included: it probes where the search without a stop would have,
     // with the probe and the rollout budget of that round. (Counted from
@@ -769,12 +773,8 @@ fn drive_search(
         round += 1;
     }
     let mut rollouts = (dfs.reserved > 0).then(|| {
-        let r = rollout_bytes(limits.max_memory);
-        Streams::new(
-            game,
-            r,
-            beam_bytes(game.rules(), limits.max_memory, r, beams),
-        )
+        let (r, b) = stream_bytes(game.rules(), options, limits.max_memory);
+        Streams::new(game, r, b)
     });
     loop {
         if let Some(verdict) = dfs.search_until(pause) {
@@ -802,7 +802,7 @@ fn drive_search(
         // so a probe never has memory there, and the rollouts and beams
         // used to be left out with it while their memory stayed set aside).
         let room = probe_memory >= MIN_PROBE_MEMORY;
-        if probes && room {
+        if options.probes && room {
             let (found, nodes, probe_bytes) = best_first(
                 game,
                 budget,

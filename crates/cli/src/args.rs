@@ -44,7 +44,7 @@ pub enum Command {
     ///
     /// Exit code: 0 WON, 3 LOST, 4 UNKNOWN (1 for errors, 2 for bad arguments).
     #[command(
-        after_help = "Examples:\n  demon solve canfield 1\n  demon solve canfield --pysolfc 123456 --rules pysolfc --show-positions\n  demon solve superior-canfield 7 --timeout 30 --max-memory 8G\n  demon solve canfield 5 --group-moves any --format json\n  demon solve canfield 646 --group-moves any --max-memory 32M --forget-when-full\n  demon solve superior-canfield 664 --forget-when-full --timeout 3600 --checkpoint s664.ck\n\nOn a terminal, a line on standard error shows how far the search has got (nodes, positions, peak memory). Ctrl-C stops the search and reports it UNKNOWN with its counts so far; a second Ctrl-C quits at once (exit code 130). With --checkpoint, Ctrl-C saves the search, and further Ctrl-Cs wait for the save.\n\nExit code: 0 WON, 3 LOST, 4 UNKNOWN, 1 error, 2 bad arguments."
+        after_help = "Examples:\n  demon solve canfield 1\n  demon solve canfield --pysolfc 123456 --rules pysolfc --show-positions\n  demon solve superior-canfield 7 --timeout 30 --max-memory 8G\n  demon solve canfield 5 --group-moves any --format json\n  demon solve canfield 646 --group-moves any --max-memory 32M --forget-when-full\n  demon solve superior-canfield 664 --forget-when-full --timeout 3600 --checkpoint s664.ck\n  demon solve double-easthaven 362 --layered --max-memory 2G\n\nOn a terminal, a line on standard error shows how far the search has got (nodes, positions, peak memory). Ctrl-C stops the search and reports it UNKNOWN with its counts so far; a second Ctrl-C quits at once (exit code 130). With --checkpoint, Ctrl-C saves the search, and further Ctrl-Cs wait for the save.\n\nExit code: 0 WON, 3 LOST, 4 UNKNOWN, 1 error, 2 bad arguments."
     )]
     Solve {
         #[command(flatten)]
@@ -67,7 +67,7 @@ pub enum Command {
         /// for another deal, other rules, other search settings (tableau
         /// classes, dead ends), another version of the search, or when
         /// damaged. Any --cursors may save, and any may continue.
-        #[arg(long, value_name = "FILE")]
+        #[arg(long, value_name = "FILE", conflicts_with = "layered")]
         checkpoint: Option<std::path::PathBuf>,
     },
     /// Solve a range of deals in parallel: win rate with its 95% interval, time and node statistics, and a CSV report.
@@ -99,7 +99,12 @@ pub enum Command {
         )]
         retry_unknown: Option<PathBuf>,
         /// Save the search of each deal that Ctrl-C interrupts in DIR (created if need be; GAME-SEED.ck, the format of `demon solve --checkpoint`), and continue it from there in the next run (--resume). Without it, Ctrl-C loses the deals in progress. A file is removed once its deal ends. Files can be large: about 17 bytes a position, up to 3.5 GB for a deal with a 4G share.
-        #[arg(long, value_name = "DIR", help_heading = "Report")]
+        #[arg(
+            long,
+            value_name = "DIR",
+            help_heading = "Report",
+            conflicts_with = "layered"
+        )]
         checkpoint_dir: Option<PathBuf>,
     },
     /// Solve the same deals under several rule variants and compare their win rates, deal by deal.
@@ -236,6 +241,9 @@ pub struct LimitArgs {
     /// When the position table has filled its share of --max-memory, forget positions already explored to store new ones, instead of stopping UNKNOWN. When a deep search path needs more memory, the table shrinks to give it room, forgetting the same way. Verdicts stay exact and memory stays inside the budget, but a forgotten position is searched again when met again, so a search can take far longer: give --max-nodes or --timeout too.
     #[arg(long, help_heading = "Limits")]
     pub forget_when_full: bool,
+    /// Search level by level instead of depth first, to prove lost the deals whose positions do not all fit in memory: a level is the cards on the foundations plus those out of the reserve and the talon, which no move lowers, so a finished level is never met again and its positions are forgotten. Memory holds the table of the levels not yet finished; the positions waiting for their level go to files in the temporary directory (TMPDIR: some 20-120 bytes each, plus 16 bytes a position for the log a win is read back from), removed when the search ends. It finds wins late (after every position of a lower level): for deals believed lost. It runs alone: no rollouts, probes, beams, tableau classes or threads; not with --checkpoint or worrying back.
+    #[arg(long, help_heading = "Limits", conflicts_with = "forget_when_full")]
+    pub layered: bool,
     /// Threads that search each deal together, sharing one position table (default 1). Two on a two-core machine decide a long search in less time; node counts then vary from run to run, verdicts do not. In batch and compare each of the --jobs deals takes this many threads. A search that forgets (--forget-when-full) or saves (--checkpoint) runs on one thread.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64), help_heading = "Limits")]
     pub threads: u32,
@@ -255,7 +263,7 @@ impl LimitArgs {
     /// where they pay) as the options given change them.
     pub fn options(&self, rules: &Rules) -> demon_solver::Options {
         let game = demon_solver::Options::for_rules(rules);
-        demon_solver::Options {
+        let o = demon_solver::Options {
             tableau_classes: !self.no_tableau_classes,
             deadlock: !self.no_deadlock,
             waste_bound: self.waste_bound,
@@ -264,8 +272,23 @@ impl LimitArgs {
             probes: self.probes || (!self.no_probes && game.probes),
             cursors: self.cursors as usize,
             replace_when_full: self.forget_when_full,
+            layered: self.layered,
             threads: self.threads as usize,
             ..game
+        };
+        // The layered search runs alone (`demon_solver::layered`): what
+        // it does not run is not named in reports either.
+        if self.layered {
+            demon_solver::Options {
+                rollouts: false,
+                beams: false,
+                probes: false,
+                tableau_classes: false,
+                threads: 1,
+                ..o
+            }
+        } else {
+            o
         }
     }
 }

@@ -283,6 +283,9 @@ fn settings(job: &Job) -> String {
     if job.options.replace_when_full {
         s += " forget-when-full";
     }
+    if job.options.layered {
+        s += " layered";
+    }
     if job.options.rollouts {
         s += " rollouts=on";
         // The restarts (e399ac9), and then the restarts that start partway

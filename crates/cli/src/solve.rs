@@ -422,7 +422,7 @@ pub fn run(
                 Verdict::Lost => writeln!(out, "LOST: every reachable position was explored; this deal cannot be won.")?,
                 Verdict::Unknown(l) => {
                     writeln!(out, "UNKNOWN: the search stopped at the {l} before deciding.")?;
-                    if matches!(l, demon_solver::Limit::Memory(_)) && !search.forget_when_full && stats.stored > 0 {
+                    if matches!(l, demon_solver::Limit::Memory(_)) && !search.forget_when_full && !search.layered && stats.stored > 0 {
                         writeln!(out, "(--forget-when-full lets a search whose table of positions is full go on in the same memory, forgetting explored positions.)")?;
                     }
                 }
@@ -439,7 +439,7 @@ pub fn run(
             }
             writeln!(
                 out,
-                "nodes {}, positions stored {}, table hits {}, safe moves {}, moves slept {}, talon plays known {}, positions merged {}, dead ends {}, paths split {}{}, positions forgotten {}, table shrinks {}, rollout nodes {}, peak memory {:.1} MiB, time {:.3} s ({:.0} nodes/s)",
+                "nodes {}, positions stored {}, table hits {}, safe moves {}, moves slept {}, talon plays known {}, positions merged {}, dead ends {}, paths split {}{}, positions forgotten {}, table shrinks {}{}, rollout nodes {}, peak memory {:.1} MiB, time {:.3} s ({:.0} nodes/s)",
                 stats.nodes,
                 stats.stored,
                 stats.hits,
@@ -456,6 +456,11 @@ pub fn run(
                 },
                 stats.replaced,
                 stats.shrinks,
+                if search.layered {
+                    format!(", table rebuilds {}", stats.rebuilds)
+                } else {
+                    String::new()
+                },
                 stats.rollout_nodes,
                 stats.peak_memory as f64 / (1 << 20) as f64,
                 secs,
@@ -486,6 +491,7 @@ pub fn run(
                     "paths_handed_to_threads": stats.handed,
                     "positions_forgotten": stats.replaced,
                     "table_shrinks": stats.shrinks,
+                    "table_rebuilds": stats.rebuilds,
                     "rollout_nodes": stats.rollout_nodes,
                     "peak_memory_bytes": stats.peak_memory,
                     "max_depth": stats.max_depth,

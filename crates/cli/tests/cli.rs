@@ -285,6 +285,36 @@ fn a_full_table_can_forget_positions() {
 }
 
 #[test]
+fn the_layered_search_proves_a_loss() {
+    // Chameleon 723, as in the solver's layered tests: 294,408 positions,
+    // each expanded once; with a table of 4 MiB of the 8 MiB limit (the
+    // files' buffers take a sixteenth) rebuilt as it fills, the same.
+    let args = [
+        "solve",
+        "chameleon",
+        "723",
+        "--layered",
+        "--max-memory",
+        "8M",
+        "--format",
+        "json",
+    ];
+    let o = demon(&args);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["verdict"], "lost");
+    assert_eq!(v["stats"]["nodes"], 294_408);
+    assert!(v["stats"]["table_rebuilds"].as_u64().unwrap() >= 1, "{v}");
+    assert!(v["stats"]["peak_memory_bytes"].as_u64().unwrap() <= 8 << 20);
+    // It cannot save a checkpoint, nor forget as the depth-first search does.
+    for extra in [&["--checkpoint", "x.ck"][..], &["--forget-when-full"]] {
+        let o = demon(&[&args[..], extra].concat());
+        assert_eq!(o.status.code(), Some(2), "{extra:?}");
+        assert!(stderr(&o).contains("cannot be used with"), "{}", stderr(&o));
+    }
+}
+
+#[test]
 fn solve_output_is_a_line_a_person_can_follow() {
     // Each step's moves, replayed by the checker from the deal, win it.
     let o = demon(&[

@@ -14,6 +14,7 @@ pub mod checkpoint;
 pub mod class;
 pub mod deadlock;
 pub mod key;
+pub mod layered;
 pub mod moves;
 pub mod probe;
 pub mod reference;

@@ -157,6 +157,10 @@ pub struct Stats {
     /// Moves played by the nested rollouts ([`crate::rollout`]), counted
     /// in `nodes` too.
     pub rollout_nodes: u64,
+    /// Times the layered search's table was rebuilt from the positions
+    /// waiting for their level, forgetting the finished levels
+    /// ([`crate::layered`]).
+    pub rebuilds: u64,
     /// Peak bytes of table and paths.
     pub peak_memory: usize,
     /// Deepest path, in search moves.
@@ -191,6 +195,7 @@ impl std::ops::AddAssign for Stats {
         self.replaced += o.replaced;
         self.shrinks += o.shrinks;
         self.rollout_nodes += o.rollout_nodes;
+        self.rebuilds += o.rebuilds;
         self.peak_memory = self.peak_memory.max(o.peak_memory);
         self.max_depth = self.max_depth.max(o.max_depth);
         self.elapsed += o.elapsed;
@@ -226,6 +231,13 @@ pub enum SolveError {
     /// A checkpoint could not be read, written or used ([`solve_resumable`]).
     #[error("checkpoint: {0}")]
     Checkpoint(String),
+    /// The layered search's log of moves could not be written or read
+    /// ([`crate::layered`]).
+    #[error("the layered search's move log (in the temporary directory, TMPDIR): {0}")]
+    Log(String),
+    /// The options asked for cannot search these rules.
+    #[error("{0}")]
+    Unsupported(String),
 }
 
 /// How the search runs (as opposed to what stops it, [`Limits`]).
@@ -292,6 +304,12 @@ pub struct Options {
     /// deep search path needs memory the table holds, the table shrinks,
     /// forgetting positions, to give it room ([`Searcher::shrink_table`]).
     pub replace_when_full: bool,
+    /// Search level by level of progress instead of depth first
+    /// ([`crate::layered`]; off by default): it holds only the positions
+    /// of the levels not yet finished, so it can prove deals lost that
+    /// need more positions than the table holds, but finds wins late. It
+    /// runs alone: no rollouts, probes, beams, tableau classes or threads.
+    pub layered: bool,
     /// Threads that search the deal together, sharing one table
     /// ([`Crew`]); 1 (the default) is the search of one thread. With more,
     /// which positions are searched, and when, depends on how the threads
@@ -420,6 +438,7 @@ impl Default for Options {
             beams: true,
             probes: true,
             replace_when_full: false,
+            layered: false,
             threads: 1,
             table_bytes: None,
             stop: None,
@@ -638,6 +657,14 @@ fn drive(
     save: Option<&mut dyn std::io::Write>,
     save_at: &dyn Fn(&Limit) -> bool,
 ) -> Result<Outcome, SolveError> {
+    if options.layered {
+        if resume.is_some() || save.is_some() {
+            return Err(SolveError::Unsupported(
+                "the layered search cannot save or resume a checkpoint".into(),
+            ));
+        }
+        return crate::layered::search_layered(game, limits, options);
+    }
     let mut dfs = Searcher::with_options(game, limits, options);
     if let Some(b) = options.table_bytes {
         if b < dfs.table.read().budget_bytes() {
@@ -1042,8 +1069,8 @@ const CHECKPOINT_MAGIC_PT4: &[u8; 8] = b"demonPT4";
 const CHECKPOINT_MAGIC_PT3: &[u8; 8] = b"demonPT3";
 const CHECKPOINT_MAGIC_PT2: &[u8; 8] = b"demonPT2";
 
-/// A move in 5 bytes, for checkpoints.
-fn put_move(out: &mut Vec<u8>, m: Move) {
+/// A move in 5 bytes, for checkpoints (and the layered search's log).
+pub(crate) fn put_move(out: &mut Vec<u8>, m: Move) {
     let loc = |l: Loc| match l {
         Loc::Waste => 0u8,
         Loc::Reserve => 1,
@@ -1064,7 +1091,7 @@ fn put_move(out: &mut Vec<u8>, m: Move) {
 }
 
 /// The move [`put_move`] wrote in `b`.
-fn get_move(b: &[u8]) -> Option<Move> {
+pub(crate) fn get_move(b: &[u8]) -> Option<Move> {
     let loc = |x: u8| match x {
         0 => Loc::Waste,
         1 => Loc::Reserve,

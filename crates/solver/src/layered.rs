@@ -59,7 +59,7 @@
 
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -82,155 +82,228 @@ pub fn level(g: &Game, st: &State) -> u32 {
     (g.foundation_cards(st) + g.talon().len() + 64 - g.reserve(st).len() - live) as u32
 }
 
-/// A file created in the temporary directory, opened twice (a writer and
-/// a reader with their own offsets), with no name on Unix.
-fn scratch_file(what: &str) -> std::io::Result<(File, File, std::path::PathBuf)> {
-    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let path = std::env::temp_dir().join(format!(
-        "demon-layered-{}-{}-{what}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    ));
-    let w = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create_new(true)
-        .open(&path)?;
-    let r = File::open(&path)?;
-    // On Unix the open files stay usable without the name, and go when
-    // closed, however the process ends.
-    #[cfg(unix)]
-    std::fs::remove_file(&path)?;
-    Ok((w, r, path))
-}
-
-/// Positions waiting for their level, in a file, read in the order
-/// written: each as its packed state's length (1 byte), its number (8
-/// bytes) and its packed state. A level being expanded appends its own
-/// new positions behind those being read.
-struct Queue {
-    w: BufWriter<File>,
-    r: File,
+/// A file created in the temporary directory, with no name on Unix (the
+/// open file stays usable, and goes when closed, however the process
+/// ends); elsewhere it is removed when dropped.
+struct Scratch {
+    file: File,
     #[cfg_attr(unix, allow(dead_code))]
     path: std::path::PathBuf,
-    /// Bytes read from the file but not yet taken, from `rbuf[rpos..]`.
-    rbuf: Vec<u8>,
-    rpos: usize,
-    /// Bytes written (buffered or not) and taken.
-    written: u64,
-    taken: u64,
-    /// Buffer size, for the reader and for the writer.
-    buf: usize,
+    /// Bytes written (at the end).
+    len: u64,
 }
 
-impl Queue {
-    fn new(buf: usize) -> std::io::Result<Queue> {
-        let (w, r, path) = scratch_file("queue")?;
-        Ok(Queue {
-            w: BufWriter::with_capacity(buf, w),
-            r,
-            path,
-            rbuf: Vec::with_capacity(buf),
-            rpos: 0,
-            written: 0,
-            taken: 0,
-            buf,
-        })
+impl Scratch {
+    fn new(what: &str) -> std::io::Result<Scratch> {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let path = std::env::temp_dir().join(format!(
+            "demon-layered-{}-{}-{what}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(&path)?;
+        #[cfg(unix)]
+        std::fs::remove_file(&path)?;
+        Ok(Scratch { file, path, len: 0 })
     }
 
-    fn bytes(&self) -> usize {
-        2 * self.buf
+    /// Appends `bytes`, returning where they start.
+    fn append(&mut self, bytes: &[u8]) -> std::io::Result<u64> {
+        self.file.seek(SeekFrom::Start(self.len))?;
+        self.file.write_all(bytes)?;
+        self.len += bytes.len() as u64;
+        Ok(self.len - bytes.len() as u64)
     }
 
-    fn push(&mut self, record: &[u8]) -> std::io::Result<()> {
-        self.w.write_all(record)?;
-        self.written += record.len() as u64;
-        Ok(())
-    }
-
-    /// Makes `need` unread bytes available in `rbuf[rpos..]`, reading on
-    /// (and writing out the writer's buffer when the file has too few).
-    fn fill(&mut self, need: usize) -> std::io::Result<()> {
-        if self.rbuf.len() - self.rpos >= need {
-            return Ok(());
-        }
-        self.rbuf.drain(..self.rpos);
-        self.rpos = 0;
-        let mut flushed = false;
-        while self.rbuf.len() < need {
-            let have = self.rbuf.len();
-            self.rbuf.resize(self.buf.max(need), 0);
-            let n = self.r.read(&mut self.rbuf[have..])?;
-            self.rbuf.truncate(have + n);
-            if n == 0 {
-                if flushed {
-                    return Err(std::io::Error::new(
-                        std::io::ErrorKind::UnexpectedEof,
-                        "a queue file ended early",
-                    ));
-                }
-                self.w.flush()?;
-                flushed = true;
-            }
-        }
-        Ok(())
-    }
-
-    /// The next position's state and number, taken.
-    fn pop(&mut self, g: &Game) -> std::io::Result<Option<(State, u64)>> {
-        if self.taken == self.written {
-            return Ok(None);
-        }
-        self.fill(9)?;
-        let len = self.rbuf[self.rpos] as usize;
-        self.fill(9 + len)?;
-        let b = &self.rbuf[self.rpos..self.rpos + 9 + len];
-        let id = u64::from_le_bytes(b[1..9].try_into().expect("8 bytes"));
-        let (st, used) = g.unpack(&b[9..]);
-        debug_assert_eq!(used, len);
-        self.rpos += 9 + len;
-        self.taken += 9 + len as u64;
-        Ok(Some((st, id)))
-    }
-
-    /// Calls `f` on every position not yet taken, without taking them.
-    fn each(&mut self, g: &Game, mut f: impl FnMut(&State)) -> std::io::Result<()> {
-        self.w.flush()?;
-        let mut file = self.w.get_ref().try_clone()?;
-        file.seek(SeekFrom::Start(self.taken))?;
-        let mut r = std::io::BufReader::with_capacity(self.buf, file);
-        let mut left = self.written - self.taken;
-        let mut rec = [0u8; 256];
-        while left > 0 {
-            r.read_exact(&mut rec[..9])?;
-            let len = rec[0] as usize;
-            r.read_exact(&mut rec[9..9 + len])?;
-            f(&g.unpack(&rec[9..9 + len]).0);
-            left -= 9 + len as u64;
-        }
-        // The writer's handle shares the offset just moved: back to the end.
-        self.w.get_mut().seek(SeekFrom::End(0))?;
-        Ok(())
+    fn read_at(&mut self, at: u64, out: &mut [u8]) -> std::io::Result<()> {
+        self.file.seek(SeekFrom::Start(at))?;
+        self.file.read_exact(out)
     }
 }
 
-impl Drop for Queue {
+impl Drop for Scratch {
     fn drop(&mut self) {
         #[cfg(not(unix))]
         let _ = std::fs::remove_file(&self.path);
     }
 }
 
+/// Compresses `raw` into `out` (cleared) as one block: its raw length (4
+/// bytes), then lz4.
+fn compress(raw: &[u8], out: &mut Vec<u8>) {
+    out.clear();
+    out.extend_from_slice(&(raw.len() as u32).to_le_bytes());
+    let at = out.len();
+    out.resize(at + lz4_flex::block::get_maximum_output_size(raw.len()), 0);
+    let n = lz4_flex::block::compress_into(raw, &mut out[at..]).expect("room for the worst case");
+    out.truncate(at + n);
+}
+
+/// The block [`compress`] wrote, decompressed into `out` (cleared).
+fn decompress(block: &[u8], out: &mut Vec<u8>) -> std::io::Result<()> {
+    let raw = u32::from_le_bytes(block[..4].try_into().expect("4 bytes")) as usize;
+    out.clear();
+    out.resize(raw, 0);
+    match lz4_flex::block::decompress_into(&block[4..], out) {
+        Ok(n) if n == raw => Ok(()),
+        _ => Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "a damaged block",
+        )),
+    }
+}
+
+/// Files of a queue are closed once read, and a new one begun at this
+/// size, so that the disk a level's read positions took is given back
+/// while the level is still under way.
+const SEGMENT: u64 = 64 << 20;
+
+/// Positions waiting for their level, read in the order written: each as
+/// its packed state's length (1 byte), its number (8 bytes) and its packed
+/// state. A level being expanded appends its own new positions behind
+/// those being read. Whole positions are gathered in blocks of `buf`
+/// bytes, compressed ([`compress`]) into files of about [`SEGMENT`]
+/// bytes; the last block, still being filled, stays in memory.
+struct Queue {
+    /// Files, oldest first; the first holds the next block to read.
+    files: std::collections::VecDeque<Scratch>,
+    /// Compressed blocks written and not yet read: (file, offset, length),
+    /// the file counted from `first_file`.
+    blocks: std::collections::VecDeque<(u64, u64, u32)>,
+    first_file: u64,
+    /// Positions not yet in a block.
+    tail: Vec<u8>,
+    /// The block being read, and where in it.
+    rbuf: Vec<u8>,
+    rpos: usize,
+    /// A compressed block.
+    cbuf: Vec<u8>,
+    buf: usize,
+    /// [`SEGMENT`], or less in tests.
+    segment: u64,
+}
+
+impl Queue {
+    fn new(buf: usize) -> Queue {
+        Queue {
+            segment: SEGMENT,
+            files: Default::default(),
+            blocks: Default::default(),
+            first_file: 0,
+            tail: Vec::with_capacity(buf),
+            rbuf: Vec::new(),
+            rpos: 0,
+            cbuf: Vec::new(),
+            buf,
+        }
+    }
+
+    /// Bytes held in memory (at most the tail, the block being read and a
+    /// compressed block, each about `buf`).
+    fn bytes(&self) -> usize {
+        self.tail.capacity() + self.rbuf.capacity() + self.cbuf.capacity()
+    }
+
+    fn push(&mut self, record: &[u8]) -> std::io::Result<()> {
+        if self.tail.len() + record.len() > self.buf && !self.tail.is_empty() {
+            self.write_tail()?;
+        }
+        self.tail.extend_from_slice(record);
+        Ok(())
+    }
+
+    fn write_tail(&mut self) -> std::io::Result<()> {
+        compress(&self.tail, &mut self.cbuf);
+        self.tail.clear();
+        if self.files.back().is_none_or(|f| f.len >= self.segment) {
+            self.files.push_back(Scratch::new("queue")?);
+        }
+        let file = self.first_file + self.files.len() as u64 - 1;
+        let at = self.files.back_mut().expect("a file").append(&self.cbuf)?;
+        self.blocks.push_back((file, at, self.cbuf.len() as u32));
+        Ok(())
+    }
+
+    /// Reads compressed block `(file, at, len)` into `out`.
+    fn read_block(
+        &mut self,
+        (file, at, len): (u64, u64, u32),
+        out: &mut Vec<u8>,
+    ) -> std::io::Result<()> {
+        let f = &mut self.files[(file - self.first_file) as usize];
+        self.cbuf.resize(len as usize, 0);
+        f.read_at(at, &mut self.cbuf)?;
+        decompress(&self.cbuf, out)
+    }
+
+    /// The next position's state and number, taken.
+    fn pop(&mut self, g: &Game) -> std::io::Result<Option<(State, u64)>> {
+        if self.rpos == self.rbuf.len() {
+            self.rpos = 0;
+            if let Some(b) = self.blocks.pop_front() {
+                let mut out = std::mem::take(&mut self.rbuf);
+                self.read_block(b, &mut out)?;
+                self.rbuf = out;
+                // Files wholly read go, giving their disk back.
+                let next = self.blocks.front().map_or(u64::MAX, |b| b.0);
+                while self.first_file < next.min(self.first_file + self.files.len() as u64 - 1) {
+                    self.files.pop_front();
+                    self.first_file += 1;
+                }
+            } else if !self.tail.is_empty() {
+                std::mem::swap(&mut self.rbuf, &mut self.tail);
+                self.tail.clear();
+            } else {
+                self.rbuf.clear();
+                return Ok(None);
+            }
+        }
+        let b = &self.rbuf[self.rpos..];
+        let len = b[0] as usize;
+        let id = u64::from_le_bytes(b[1..9].try_into().expect("8 bytes"));
+        let (st, used) = g.unpack(&b[9..9 + len]);
+        debug_assert_eq!(used, len);
+        self.rpos += 9 + len;
+        Ok(Some((st, id)))
+    }
+
+    /// Calls `f` on every position not yet taken, without taking them.
+    fn each(&mut self, g: &Game, mut f: impl FnMut(&State)) -> std::io::Result<()> {
+        let mut each_in = |bytes: &[u8]| {
+            let mut at = 0;
+            while at < bytes.len() {
+                let len = bytes[at] as usize;
+                f(&g.unpack(&bytes[at + 9..at + 9 + len]).0);
+                at += 9 + len;
+            }
+        };
+        each_in(&self.rbuf[self.rpos..]);
+        let mut out = Vec::new();
+        for i in 0..self.blocks.len() {
+            self.read_block(self.blocks[i], &mut out)?;
+            each_in(&out);
+        }
+        each_in(&self.tail);
+        Ok(())
+    }
+}
+
 /// The log of where each stored position came from (see the module
-/// comment): record `i`, 16 bytes at `16 i`, is position `i`'s parent
-/// (6 bytes; all ones for the deal's), the talon state its move set first
-/// (a flag and two bytes) and the move (5 bytes).
+/// comment). Record `i` (16 bytes) is `i` less its parent's number (6
+/// bytes; all ones for the deal's, which has none), the talon state its
+/// move set first (a flag and two bytes) and the move ([`put_move`], 5
+/// bytes). Records go in blocks of [`LOG_BLOCK`], compressed, the last
+/// one in memory; the offset of each block written is kept.
 struct Log {
-    out: BufWriter<File>,
-    r: File,
-    #[cfg_attr(unix, allow(dead_code))]
-    path: std::path::PathBuf,
+    file: Scratch,
+    offsets: Vec<u64>,
+    tail: Vec<u8>,
     records: u64,
+    cbuf: Vec<u8>,
     /// A move as [`put_move`] writes it.
     mv: Vec<u8>,
 }
@@ -239,25 +312,40 @@ struct Log {
 type Record = (u64, Option<(u8, u8)>, Move);
 
 const RECORD: usize = 16;
+/// Records a block of the log.
+const LOG_BLOCK: usize = 4096;
+/// The log's memory but its blocks' offsets (which take 8 bytes a block):
+/// a block being filled and a compressed one.
+const LOG_BYTES: usize = 2 * (LOG_BLOCK * RECORD + 1024);
 const NO_PARENT: u64 = (1 << 48) - 1;
 
 impl Log {
-    fn new(buf: usize) -> std::io::Result<Log> {
-        let (w, r, path) = scratch_file("log")?;
+    fn new() -> std::io::Result<Log> {
         Ok(Log {
-            out: BufWriter::with_capacity(buf, w),
-            r,
-            path,
+            file: Scratch::new("log")?,
+            offsets: Vec::new(),
+            tail: Vec::with_capacity(LOG_BLOCK * RECORD),
             records: 0,
+            cbuf: Vec::new(),
             mv: Vec::with_capacity(5),
         })
+    }
+
+    fn bytes(&self) -> usize {
+        self.tail.capacity() + self.cbuf.capacity() + 8 * self.offsets.capacity()
     }
 
     /// Records the next position, stored from `parent` by `sm`, and
     /// returns its number.
     fn push(&mut self, parent: u64, sm: Option<&SMove>) -> std::io::Result<u64> {
+        let id = self.records;
         let mut r = [0u8; RECORD];
-        r[..6].copy_from_slice(&parent.to_le_bytes()[..6]);
+        let back = if parent == NO_PARENT {
+            NO_PARENT
+        } else {
+            id - parent
+        };
+        r[..6].copy_from_slice(&back.to_le_bytes()[..6]);
         if let Some(sm) = sm {
             if let Some((pos, passes)) = sm.talon {
                 r[6..9].copy_from_slice(&[1, pos, passes]);
@@ -266,31 +354,49 @@ impl Log {
             put_move(&mut self.mv, sm.mv);
             r[9..14].copy_from_slice(&self.mv);
         }
-        self.out.write_all(&r)?;
+        self.tail.extend_from_slice(&r);
         self.records += 1;
-        Ok(self.records - 1)
+        if self.tail.len() == LOG_BLOCK * RECORD {
+            compress(&self.tail, &mut self.cbuf);
+            self.tail.clear();
+            let at = self.file.append(&self.cbuf)?;
+            self.offsets.push(at);
+        }
+        Ok(id)
     }
 
     /// Record `id`: its parent, talon state and move.
     fn read(&mut self, id: u64) -> std::io::Result<Record> {
-        self.out.flush()?;
-        self.r.seek(SeekFrom::Start(id * RECORD as u64))?;
-        let mut r = [0u8; RECORD];
-        self.r.read_exact(&mut r)?;
+        let block = id as usize / LOG_BLOCK;
+        let i = id as usize % LOG_BLOCK * RECORD;
+        let r: [u8; RECORD] = if block == self.offsets.len() {
+            self.tail[i..i + RECORD].try_into().expect("16 bytes")
+        } else {
+            let end = self
+                .offsets
+                .get(block + 1)
+                .copied()
+                .unwrap_or(self.file.len);
+            let at = self.offsets[block];
+            self.cbuf.resize((end - at) as usize, 0);
+            self.file.read_at(at, &mut self.cbuf)?;
+            let mut raw = Vec::new();
+            decompress(&self.cbuf, &mut raw)?;
+            raw[i..i + RECORD].try_into().expect("16 bytes")
+        };
         let mut p = [0u8; 8];
         p[..6].copy_from_slice(&r[..6]);
+        let back = u64::from_le_bytes(p);
+        let parent = if back == NO_PARENT {
+            NO_PARENT
+        } else {
+            id - back
+        };
         let talon = (r[6] == 1).then_some((r[7], r[8]));
         let mv = get_move(&r[9..14]).ok_or_else(|| {
             std::io::Error::new(std::io::ErrorKind::InvalidData, "a damaged record")
         })?;
-        Ok((u64::from_le_bytes(p), talon, mv))
-    }
-}
-
-impl Drop for Log {
-    fn drop(&mut self) {
-        #[cfg(not(unix))]
-        let _ = std::fs::remove_file(&self.path);
+        Ok((parent, talon, mv))
     }
 }
 
@@ -332,7 +438,9 @@ const MAX_QUEUES: usize = 64;
 
 impl<'g> Layered<'g> {
     fn memory(&self) -> usize {
-        self.table.bytes() + self.pending.values().map(Queue::bytes).sum::<usize>() + 2 * self.buf
+        self.table.bytes()
+            + self.pending.values().map(Queue::bytes).sum::<usize>()
+            + self.log.bytes()
     }
 
     /// Stores `st` (of level `lv`), reached from position `parent` by
@@ -364,12 +472,16 @@ impl<'g> Layered<'g> {
             if self.pending.len() >= self.max_queues {
                 return Ok(Err(Limit::Memory(self.limits.max_memory)));
             }
-            let q = Queue::new(self.buf).map_err(log_error)?;
-            self.pending.insert(lv, q);
+            self.pending.insert(lv, Queue::new(self.buf));
         }
         let q = self.pending.get_mut(&lv).expect("inserted");
         q.push(&self.record).map_err(log_error)?;
-        self.stats.peak_memory = self.stats.peak_memory.max(self.memory());
+        let m = self.memory();
+        self.stats.peak_memory = self.stats.peak_memory.max(m);
+        // Only the log's offsets grow without a bound of their own.
+        if m > self.limits.max_memory {
+            return Ok(Err(Limit::Memory(self.limits.max_memory)));
+        }
         Ok(Ok(()))
     }
 
@@ -513,11 +625,23 @@ pub(crate) fn search_layered(
             "the layered search needs cards to stay on the foundations (no worrying back)".into(),
         ));
     }
-    // A sixteenth for the files' buffers: a reader's and a writer's for
+    // A sixteenth for the files' buffers: three for each level waiting
+    // (the block being filled, the block being read, a compressed block),
+    // and the log's.
     // each level waiting, and the log's writer and reader.
     let buffers = limits.max_memory / 16;
-    let buf = (buffers / (2 * (MAX_QUEUES + 1))).clamp(4 << 10, 1 << 20);
-    let table_budget = (limits.max_memory - buffers).min(options.table_bytes.unwrap_or(usize::MAX));
+    let buf = (buffers / (3 * MAX_QUEUES)).clamp(1 << 10, 1 << 20);
+    let held = (3 * MAX_QUEUES * buf + LOG_BYTES).max(buffers);
+    let table_budget = limits
+        .max_memory
+        .saturating_sub(held)
+        .min(options.table_bytes.unwrap_or(usize::MAX));
+    if table_budget < 256 << 10 {
+        return Err(SolveError::Unsupported(format!(
+            "the layered search needs at least {} KiB of memory",
+            (held + (256 << 10)).div_ceil(1 << 10)
+        )));
+    }
     let mut s = Layered {
         game,
         table: FingerprintSet::with_budget(table_budget),
@@ -525,7 +649,7 @@ pub(crate) fn search_layered(
         pending: BTreeMap::new(),
         buf,
         max_queues: MAX_QUEUES,
-        log: Log::new(buf).map_err(log_error)?,
+        log: Log::new().map_err(log_error)?,
         stats: Stats::default(),
         limits: *limits,
         options: *options,
@@ -574,4 +698,123 @@ pub(crate) fn search_layered(
         }
     }
     finish(s, Verdict::Lost)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use demon_core::{GameKind, Reading, Source};
+
+    fn game() -> Game {
+        let r = GameKind::Chameleon.preset(Reading::Standard).unwrap();
+        Game::new(&r, &Source::Native(5).layout(&r)).unwrap()
+    }
+
+    /// Positions of random playouts, each with a number.
+    fn positions(g: &Game, n: usize) -> Vec<(State, u64)> {
+        let (mut out, mut x) = (Vec::new(), 3u64);
+        while out.len() < n {
+            let mut st = g.initial();
+            for _ in 0..60 {
+                out.push((st.clone(), out.len() as u64 * 7));
+                let moves = g.legal_moves(&st);
+                if moves.is_empty() {
+                    break;
+                }
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                g.play(&mut st, moves[(x >> 33) as usize % moves.len()]);
+            }
+        }
+        out.truncate(n);
+        out
+    }
+
+    fn record(g: &Game, st: &State, id: u64) -> Vec<u8> {
+        let mut r = vec![0];
+        r.extend_from_slice(&id.to_le_bytes());
+        g.pack(st, &mut r);
+        r[0] = (r.len() - 9) as u8;
+        r
+    }
+
+    /// A queue of 1 KiB blocks in files of 4 KiB, pushed and popped in
+    /// turns (as a level reads its positions and appends new ones): the
+    /// positions come back in order, equal; `each` visits exactly those
+    /// not yet taken; files wholly read are closed.
+    #[test]
+    fn a_queue_gives_back_its_positions_in_order() {
+        let g = game();
+        let all = positions(&g, 20_000);
+        let mut q = Queue::new(1 << 10);
+        q.segment = 4 << 10;
+        let (mut pushed, mut popped, mut most_files) = (0, 0, 0);
+        let mut x = 9u64;
+        while popped < all.len() {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            if pushed < all.len() && !(x >> 40).is_multiple_of(3) {
+                for _ in 0..(x >> 50) % 40 {
+                    if pushed < all.len() {
+                        let (st, id) = &all[pushed];
+                        q.push(&record(&g, st, *id)).unwrap();
+                        pushed += 1;
+                    }
+                }
+            } else {
+                if (x >> 45).is_multiple_of(50) {
+                    let mut seen = Vec::new();
+                    q.each(&g, |st| seen.push(st.clone())).unwrap();
+                    let want: Vec<State> =
+                        all[popped..pushed].iter().map(|p| p.0.clone()).collect();
+                    assert_eq!(seen, want);
+                }
+                for _ in 0..(x >> 52) % 40 {
+                    match q.pop(&g).unwrap() {
+                        Some(got) => {
+                            assert_eq!(got, all[popped]);
+                            popped += 1;
+                        }
+                        None => {
+                            assert_eq!(popped, pushed);
+                            break;
+                        }
+                    }
+                }
+            }
+            most_files = most_files.max(q.files.len());
+        }
+        assert!(q.pop(&g).unwrap().is_none());
+        assert!(
+            q.files.len() <= 1 && most_files > 10,
+            "{} {most_files}",
+            q.files.len()
+        );
+    }
+
+    /// The log gives back each record: the parent, the talon state and
+    /// the move, from written blocks and from the one in memory.
+    #[test]
+    fn the_log_reads_back_its_records() {
+        let g = game();
+        let st = g.initial();
+        let mut scratch = SmallVec::new();
+        generate(&g, &st, &mut scratch, &mut ReachMemo::default(), Gen::All);
+        assert!(scratch.len() >= 2);
+        let mut log = Log::new().unwrap();
+        let mut want = Vec::new();
+        for i in 0..10_000u64 {
+            let mut sm = scratch[i as usize % scratch.len()];
+            sm.talon = (i % 3 == 0).then_some(((i % 30) as u8, (i % 2) as u8));
+            let parent = if i == 0 { NO_PARENT } else { i * 7 / 8 };
+            assert_eq!(log.push(parent, Some(&sm)).unwrap(), i);
+            want.push((parent, sm.talon, sm.mv));
+        }
+        assert!(!log.offsets.is_empty() && !log.tail.is_empty());
+        for i in (0..10_000u64).rev().step_by(7) {
+            assert_eq!(log.read(i).unwrap(), want[i as usize], "record {i}");
+        }
+    }
 }

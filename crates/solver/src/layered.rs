@@ -18,9 +18,9 @@
 //! is left; positions of higher levels wait, each level's in a file
 //! ([`Queue`]). A finished level is never met again: every position that
 //! reaches one of its positions is of a level at or below it, all
-//! finished. So its positions need not be kept: once the table is half
-//! full, at the end of a level, it is rebuilt from the waiting positions
-//! alone ([`Layered::compact`]).
+//! finished. So its positions need not be kept: when the table is full,
+//! it is rebuilt from the positions of the levels not finished, read back
+//! from their files ([`Layered::compact`]), which forgets the others.
 //!
 //! ## Why LOST is exact
 //!
@@ -50,12 +50,13 @@
 //!
 //! ## Memory and disk
 //!
-//! The table takes the memory limit but a sixteenth, which the files'
-//! buffers share. A full table ends the search UNKNOWN (memory). The
-//! files, in the system's temporary directory (`TMPDIR`), take 16 bytes a
-//! stored position for the log and some 20-120 bytes a waiting position
-//! (its packed state, [`Game::pack`], its number and length); they have no
-//! name while written (on Unix) and go when the search ends.
+//! The table takes the memory limit but a sixteenth (or what the files'
+//! buffers need, if more): a table full of positions of levels not
+//! finished ends the search UNKNOWN (memory). The files are compressed in
+//! blocks (lz4) in the system's temporary directory (`TMPDIR`); they have
+//! no name while written (on Unix) and go when the search ends, a level's
+//! when it is finished. Measured on Double Easthaven 263: ... bytes a
+//! position on disk.
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -157,24 +158,20 @@ fn decompress(block: &[u8], out: &mut Vec<u8>) -> std::io::Result<()> {
     }
 }
 
-/// Files of a queue are closed once read, and a new one begun at this
-/// size, so that the disk a level's read positions took is given back
-/// while the level is still under way.
-const SEGMENT: u64 = 64 << 20;
-
-/// Positions waiting for their level, read in the order written: each as
-/// its packed state's length (1 byte), its number (8 bytes) and its packed
-/// state. A level being expanded appends its own new positions behind
-/// those being read. Whole positions are gathered in blocks of `buf`
-/// bytes, compressed ([`compress`]) into files of about [`SEGMENT`]
-/// bytes; the last block, still being filled, stays in memory.
+/// Positions of a level, in the order stored: each as its packed state's
+/// length (1 byte), its number (8 bytes) and its packed state. A level
+/// being expanded reads them in turn and appends its own new positions
+/// behind. Whole positions are gathered in blocks of `buf` bytes,
+/// compressed ([`compress`]) into a file; the last block, still being
+/// filled, stays in memory. Blocks already read stay in the file until
+/// the level is finished (the queue dropped): a rebuilt table must hold
+/// every position of the level under way ([`Layered::compact`]).
 struct Queue {
-    /// Files, oldest first; the first holds the next block to read.
-    files: std::collections::VecDeque<Scratch>,
-    /// Compressed blocks written and not yet read: (file, offset, length),
-    /// the file counted from `first_file`.
-    blocks: std::collections::VecDeque<(u64, u64, u32)>,
-    first_file: u64,
+    file: Option<Scratch>,
+    /// Compressed blocks written: (offset, length); those before `next`
+    /// have been read.
+    blocks: Vec<(u64, u32)>,
+    next: usize,
     /// Positions not yet in a block.
     tail: Vec<u8>,
     /// The block being read, and where in it.
@@ -183,29 +180,32 @@ struct Queue {
     /// A compressed block.
     cbuf: Vec<u8>,
     buf: usize,
-    /// [`SEGMENT`], or less in tests.
-    segment: u64,
+    /// Positions pushed.
+    count: u64,
 }
 
 impl Queue {
     fn new(buf: usize) -> Queue {
         Queue {
-            segment: SEGMENT,
-            files: Default::default(),
-            blocks: Default::default(),
-            first_file: 0,
+            file: None,
+            blocks: Vec::new(),
+            next: 0,
             tail: Vec::with_capacity(buf),
             rbuf: Vec::new(),
             rpos: 0,
             cbuf: Vec::new(),
             buf,
+            count: 0,
         }
     }
 
-    /// Bytes held in memory (at most the tail, the block being read and a
-    /// compressed block, each about `buf`).
+    /// Bytes held in memory: the tail, the block being read and a
+    /// compressed block, each about `buf`, and 12 bytes a block written.
     fn bytes(&self) -> usize {
-        self.tail.capacity() + self.rbuf.capacity() + self.cbuf.capacity()
+        self.tail.capacity()
+            + self.rbuf.capacity()
+            + self.cbuf.capacity()
+            + 12 * self.blocks.capacity()
     }
 
     fn push(&mut self, record: &[u8]) -> std::io::Result<()> {
@@ -213,29 +213,26 @@ impl Queue {
             self.write_tail()?;
         }
         self.tail.extend_from_slice(record);
+        self.count += 1;
         Ok(())
     }
 
     fn write_tail(&mut self) -> std::io::Result<()> {
         compress(&self.tail, &mut self.cbuf);
         self.tail.clear();
-        if self.files.back().is_none_or(|f| f.len >= self.segment) {
-            self.files.push_back(Scratch::new("queue")?);
+        if self.file.is_none() {
+            self.file = Some(Scratch::new("queue")?);
         }
-        let file = self.first_file + self.files.len() as u64 - 1;
-        let at = self.files.back_mut().expect("a file").append(&self.cbuf)?;
-        self.blocks.push_back((file, at, self.cbuf.len() as u32));
+        let at = self.file.as_mut().expect("a file").append(&self.cbuf)?;
+        self.blocks.push((at, self.cbuf.len() as u32));
         Ok(())
     }
 
-    /// Reads compressed block `(file, at, len)` into `out`.
-    fn read_block(
-        &mut self,
-        (file, at, len): (u64, u64, u32),
-        out: &mut Vec<u8>,
-    ) -> std::io::Result<()> {
-        let f = &mut self.files[(file - self.first_file) as usize];
+    /// Reads block `i` into `out`.
+    fn read_block(&mut self, i: usize, out: &mut Vec<u8>) -> std::io::Result<()> {
+        let (at, len) = self.blocks[i];
         self.cbuf.resize(len as usize, 0);
+        let f = self.file.as_mut().expect("blocks are in the file");
         f.read_at(at, &mut self.cbuf)?;
         decompress(&self.cbuf, out)
     }
@@ -243,24 +240,18 @@ impl Queue {
     /// The next position's state and number, taken.
     fn pop(&mut self, g: &Game) -> std::io::Result<Option<(State, u64)>> {
         if self.rpos == self.rbuf.len() {
-            self.rpos = 0;
-            if let Some(b) = self.blocks.pop_front() {
-                let mut out = std::mem::take(&mut self.rbuf);
-                self.read_block(b, &mut out)?;
-                self.rbuf = out;
-                // Files wholly read go, giving their disk back.
-                let next = self.blocks.front().map_or(u64::MAX, |b| b.0);
-                while self.first_file < next.min(self.first_file + self.files.len() as u64 - 1) {
-                    self.files.pop_front();
-                    self.first_file += 1;
+            if self.next == self.blocks.len() {
+                if self.tail.is_empty() {
+                    return Ok(None);
                 }
-            } else if !self.tail.is_empty() {
-                std::mem::swap(&mut self.rbuf, &mut self.tail);
-                self.tail.clear();
-            } else {
-                self.rbuf.clear();
-                return Ok(None);
+                // Into the file first: positions read are kept there.
+                self.write_tail()?;
             }
+            let mut out = std::mem::take(&mut self.rbuf);
+            self.read_block(self.next, &mut out)?;
+            self.rbuf = out;
+            self.rpos = 0;
+            self.next += 1;
         }
         let b = &self.rbuf[self.rpos..];
         let len = b[0] as usize;
@@ -271,7 +262,7 @@ impl Queue {
         Ok(Some((st, id)))
     }
 
-    /// Calls `f` on every position not yet taken, without taking them.
+    /// Calls `f` on every position pushed, taken or not.
     fn each(&mut self, g: &Game, mut f: impl FnMut(&State)) -> std::io::Result<()> {
         let mut each_in = |bytes: &[u8]| {
             let mut at = 0;
@@ -281,10 +272,9 @@ impl Queue {
                 at += 9 + len;
             }
         };
-        each_in(&self.rbuf[self.rpos..]);
         let mut out = Vec::new();
         for i in 0..self.blocks.len() {
-            self.read_block(self.blocks[i], &mut out)?;
+            self.read_block(i, &mut out)?;
             each_in(&out);
         }
         each_in(&self.tail);
@@ -414,6 +404,8 @@ struct Layered<'g> {
     game: &'g Game,
     table: FingerprintSet,
     table_budget: usize,
+    /// Entries the table holds when full, about (16 bytes each).
+    room: u64,
     /// The levels' waiting positions.
     pending: BTreeMap<u32, Queue>,
     /// Each file's buffers' size, and the most files open at once.
@@ -453,7 +445,20 @@ impl<'g> Layered<'g> {
         sm: Option<&SMove>,
     ) -> Result<Result<(), Limit>, SolveError> {
         let (key, tl) = fingerprint_level(self.game, st);
-        match self.table.insert_level(key, tl) {
+        let mut r = self.table.insert_level(key, tl);
+        // Full: rebuilt without the finished levels' positions, if they
+        // are an eighth of the table or more (else a rebuild would come
+        // again soon, each costing a fingerprint a position held).
+        let live: u64 = self.pending.values().map(|q| q.count).sum();
+        if r == Insert::Full && self.table.len() as u64 >= live + self.room / 8 {
+            self.stats.rebuilds += 1;
+            r = if self.compact()? {
+                self.table.insert_level(key, tl)
+            } else {
+                Insert::Full
+            };
+        }
+        match r {
             Insert::Present => {
                 self.stats.hits += 1;
                 return Ok(Ok(()));
@@ -558,21 +563,22 @@ impl<'g> Layered<'g> {
         }
     }
 
-    /// Empties the table and stores again the waiting positions only (all
-    /// of levels not yet begun): see the module comment.
-    fn compact(&mut self) -> Result<(), SolveError> {
+    /// Empties the table and stores again the positions of the levels not
+    /// finished (see the module comment): every position their queues
+    /// were given, the level under way's included. Whether they all fit.
+    fn compact(&mut self) -> Result<bool, SolveError> {
         self.table = FingerprintSet::with_budget(self.table_budget);
         let g = self.game;
+        let mut fits = true;
         for q in self.pending.values_mut() {
             let table = &mut self.table;
             q.each(g, |st| {
                 let (key, tl) = fingerprint_level(g, st);
-                let r = table.insert_level(key, tl);
-                debug_assert!(r != Insert::Full);
+                fits &= table.insert_level(key, tl) != Insert::Full;
             })
             .map_err(log_error)?;
         }
-        Ok(())
+        Ok(fits)
     }
 
     /// The winning line: the moves from the deal to position `id`, then
@@ -646,6 +652,7 @@ pub(crate) fn search_layered(
         game,
         table: FingerprintSet::with_budget(table_budget),
         table_budget,
+        room: (table_budget / 17) as u64,
         pending: BTreeMap::new(),
         buf,
         max_queues: MAX_QUEUES,
@@ -678,24 +685,14 @@ pub(crate) fn search_layered(
     if let Err(l) = s.store(&st, level(game, &st), NO_PARENT, None)? {
         return finish(s, Verdict::Unknown(l));
     }
-    // Entries the table holds when full, about (16 bytes each).
-    let room = table_budget / 17;
-    let mut next_compact = room / 2;
     while let Some(&lv) = s.pending.keys().next() {
         match s.level(lv)? {
             Some(Stop::Won(moves)) => return finish(s, Verdict::Won(moves)),
             Some(Stop::Limit(l)) => return finish(s, Verdict::Unknown(l)),
             None => {}
         }
+        // Finished: its positions are forgotten at the next rebuild.
         s.pending.remove(&lv);
-        // Rebuild once the table is half full, the finished levels'
-        // positions going; again only once it has gained a quarter of its
-        // room since (a rebuild costs a fingerprint a waiting position).
-        if s.table.len() >= next_compact {
-            s.compact()?;
-            s.stats.rebuilds += 1;
-            next_compact = (room / 2).max(s.table.len() + room / 4);
-        }
     }
     finish(s, Verdict::Lost)
 }
@@ -739,17 +736,15 @@ mod tests {
         r
     }
 
-    /// A queue of 1 KiB blocks in files of 4 KiB, pushed and popped in
-    /// turns (as a level reads its positions and appends new ones): the
-    /// positions come back in order, equal; `each` visits exactly those
-    /// not yet taken; files wholly read are closed.
+    /// A queue of 1 KiB blocks, pushed and popped in turns (as a level
+    /// reads its positions and appends new ones): the positions come back
+    /// in order, equal; `each` visits every position pushed, taken or not.
     #[test]
     fn a_queue_gives_back_its_positions_in_order() {
         let g = game();
         let all = positions(&g, 20_000);
         let mut q = Queue::new(1 << 10);
-        q.segment = 4 << 10;
-        let (mut pushed, mut popped, mut most_files) = (0, 0, 0);
+        let (mut pushed, mut popped, mut eached) = (0, 0, 0);
         let mut x = 9u64;
         while popped < all.len() {
             x = x
@@ -767,9 +762,9 @@ mod tests {
                 if (x >> 45).is_multiple_of(50) {
                     let mut seen = Vec::new();
                     q.each(&g, |st| seen.push(st.clone())).unwrap();
-                    let want: Vec<State> =
-                        all[popped..pushed].iter().map(|p| p.0.clone()).collect();
+                    let want: Vec<State> = all[..pushed].iter().map(|p| p.0.clone()).collect();
                     assert_eq!(seen, want);
+                    eached += 1;
                 }
                 for _ in 0..(x >> 52) % 40 {
                     match q.pop(&g).unwrap() {
@@ -784,13 +779,13 @@ mod tests {
                     }
                 }
             }
-            most_files = most_files.max(q.files.len());
         }
         assert!(q.pop(&g).unwrap().is_none());
+        assert_eq!(q.count, all.len() as u64);
         assert!(
-            q.files.len() <= 1 && most_files > 10,
-            "{} {most_files}",
-            q.files.len()
+            q.blocks.len() > 100 && eached > 10,
+            "{} {eached}",
+            q.blocks.len()
         );
     }
 

@@ -55,8 +55,9 @@
 //! finished ends the search UNKNOWN (memory). The files are compressed in
 //! blocks (lz4) in the system's temporary directory (`TMPDIR`); they have
 //! no name while written (on Unix) and go when the search ends, a level's
-//! when it is finished. Measured on Double Easthaven 263: ... bytes a
-//! position on disk.
+//! when it is finished. On Double Easthaven 263 they took about 35 bytes
+//! written a position stored, the log included
+//! (`results/2026-11-28-layered-de`).
 
 use std::collections::BTreeMap;
 use std::fs::File;

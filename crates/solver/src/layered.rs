@@ -409,7 +409,7 @@ struct Layered<'g> {
     room: u64,
     /// The levels' waiting positions.
     pending: BTreeMap<u32, Queue>,
-    /// Each file's buffers' size, and the most files open at once.
+    /// Each level's buffers' size, and the most levels waiting at once.
     buf: usize,
     max_queues: usize,
     log: Log,
@@ -635,7 +635,6 @@ pub(crate) fn search_layered(
     // A sixteenth for the files' buffers: three for each level waiting
     // (the block being filled, the block being read, a compressed block),
     // and the log's.
-    // each level waiting, and the log's writer and reader.
     let buffers = limits.max_memory / 16;
     let buf = (buffers / (3 * MAX_QUEUES)).clamp(1 << 10, 1 << 20);
     let held = (3 * MAX_QUEUES * buf + LOG_BYTES).max(buffers);

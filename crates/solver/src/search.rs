@@ -157,8 +157,8 @@ pub struct Stats {
     /// Moves played by the nested rollouts ([`crate::rollout`]), counted
     /// in `nodes` too.
     pub rollout_nodes: u64,
-    /// Times the layered search's table was rebuilt from the positions
-    /// waiting for their level, forgetting the finished levels
+    /// Times the layered search's full table was rebuilt from the
+    /// positions of the levels not finished, forgetting the finished ones
     /// ([`crate::layered`]).
     pub rebuilds: u64,
     /// Peak bytes of table and paths.
@@ -231,9 +231,9 @@ pub enum SolveError {
     /// A checkpoint could not be read, written or used ([`solve_resumable`]).
     #[error("checkpoint: {0}")]
     Checkpoint(String),
-    /// The layered search's log of moves could not be written or read
-    /// ([`crate::layered`]).
-    #[error("the layered search's move log (in the temporary directory, TMPDIR): {0}")]
+    /// The layered search's files (its levels' positions and its log of
+    /// moves) could not be written or read ([`crate::layered`]).
+    #[error("the layered search's files (in the temporary directory, TMPDIR): {0}")]
     Log(String),
     /// The options asked for cannot search these rules.
     #[error("{0}")]

@@ -233,8 +233,11 @@ fn check_family(g: GameKind, want: usize) -> (usize, usize, usize, usize) {
     );
     // Most small deals end before the second thread has started; the
     // others hand it work (73 in Storehouse, 2,880 in Double Easthaven).
+    // How many depends on the threads' timing: Storehouse handed only 40
+    // in one run of the whole suite (session 31's CI), so the bound is
+    // low; it asks only that the second thread gets work at all.
     assert!(
-        handed >= 50,
+        handed >= 10,
         "{g}: only {handed} paths handed to a second thread in {compared} deals"
     );
     (compared, won, skipped, unknown)

@@ -70,6 +70,7 @@ use smallvec::SmallVec;
 
 use crate::key::fingerprint_level;
 use crate::moves::{generate, play_safe_moves, Gen, ReachMemo, SMove};
+use crate::rollout::{core_moves, play_step, Step};
 use crate::search::{
     get_move, put_move, Limit, Limits, Options, Outcome, SolveError, Stats, Verdict,
 };
@@ -299,8 +300,8 @@ struct Log {
     mv: Vec<u8>,
 }
 
-/// A log record read back: the parent, the talon state set, the move.
-type Record = (u64, Option<(u8, u8)>, Move);
+/// A log record read back: the parent, and the step from it.
+type Record = (u64, Step);
 
 const RECORD: usize = 16;
 /// Records a block of the log.
@@ -387,7 +388,7 @@ impl Log {
         let mv = get_move(&r[9..14]).ok_or_else(|| {
             std::io::Error::new(std::io::ErrorKind::InvalidData, "a damaged record")
         })?;
-        Ok((parent, talon, mv))
+        Ok((parent, Step { talon, mv }))
     }
 }
 
@@ -450,8 +451,8 @@ impl<'g> Layered<'g> {
         // Full: rebuilt without the finished levels' positions, if they
         // are an eighth of the table or more (else a rebuild would come
         // again soon, each costing a fingerprint a position held).
-        let live: u64 = self.pending.values().map(|q| q.count).sum();
-        if r == Insert::Full && self.table.len() as u64 >= live + self.room / 8 {
+        let live = || self.pending.values().map(|q| q.count).sum::<u64>();
+        if r == Insert::Full && self.table.len() as u64 >= live() + self.room / 8 {
             self.stats.rebuilds += 1;
             r = if self.compact()? {
                 self.table.insert_level(key, tl)
@@ -544,12 +545,11 @@ impl<'g> Layered<'g> {
             for i in 0..self.scratch.len() {
                 let sm = self.scratch[i];
                 let mut child = st.clone();
-                if let Some(t) = sm.talon {
-                    g.set_talon_state(&mut child, t);
-                }
-                g.play(&mut child, sm.mv);
-                self.autos.clear();
-                play_safe_moves(g, &mut child, &mut self.autos);
+                let step = Step {
+                    talon: sm.talon,
+                    mv: sm.mv,
+                };
+                play_step(g, &mut child, step, &mut self.autos);
                 self.stats.auto_moves += self.autos.len() as u64;
                 if g.is_won(&child) {
                     return Ok(Some(Stop::Won(self.line(id, &sm)?)));
@@ -583,38 +583,26 @@ impl<'g> Layered<'g> {
     }
 
     /// The winning line: the moves from the deal to position `id`, then
-    /// `last` and the safe moves after it, as core moves.
+    /// `last` and the safe moves after it, as core moves
+    /// ([`crate::rollout::core_moves`], which checks that they win).
     fn line(&mut self, id: u64, last: &SMove) -> Result<Vec<Move>, SolveError> {
-        let mut steps = vec![(last.talon, last.mv)];
+        let mut steps = vec![Step {
+            talon: last.talon,
+            mv: last.mv,
+        }];
         let mut at = id;
         loop {
-            let (parent, talon, mv) = self.log.read(at).map_err(log_error)?;
+            let (parent, step) = self.log.read(at).map_err(log_error)?;
             if parent == NO_PARENT {
                 break;
             }
-            steps.push((talon, mv));
+            steps.push(step);
             at = parent;
         }
-        let g = self.game;
-        let mut st = g.initial();
-        let mut out = Vec::new();
-        let mut autos = Vec::new();
-        play_safe_moves(g, &mut st, &mut autos);
-        out.extend(autos.iter().map(|a| a.0));
-        for &(talon, mv) in steps.iter().rev() {
-            if let Some(t) = talon {
-                for m in g.stock_moves_between(&st, t) {
-                    g.play(&mut st, m);
-                    out.push(m);
-                }
-            }
-            g.play(&mut st, mv);
-            out.push(mv);
-            autos.clear();
-            play_safe_moves(g, &mut st, &mut autos);
-            out.extend(autos.iter().map(|a| a.0));
-        }
-        Ok(out)
+        steps.reverse();
+        core_moves(self.game, &steps).ok_or_else(|| {
+            SolveError::BadSolution("the layered search's line from its log does not win".into())
+        })
     }
 }
 
@@ -809,7 +797,12 @@ mod tests {
         }
         assert!(!log.offsets.is_empty() && !log.tail.is_empty());
         for i in (0..10_000u64).rev().step_by(7) {
-            assert_eq!(log.read(i).unwrap(), want[i as usize], "record {i}");
+            let (parent, step) = log.read(i).unwrap();
+            assert_eq!(
+                (parent, step.talon, step.mv),
+                want[i as usize],
+                "record {i}"
+            );
         }
     }
 }

@@ -22,6 +22,28 @@
 //! it is rebuilt from the positions of the levels not finished, read back
 //! from their files ([`Layered::compact`]), which forgets the others.
 //!
+//! ## Levels the table forgets
+//!
+//! Only the level under way must be in the table whole: its moves (tableau
+//! moves, which go round in circles) lead back into it. So a rebuild
+//! stores the level under way, then the levels above it, lowest first,
+//! while they fill at most half the table, and forgets the rest
+//! ([`Queue::forget`]). A move into a forgotten level stores its position
+//! as usual (the table answers for what was pushed since), so the level's
+//! file may come to hold a position twice, or one met later in the level
+//! itself. So the positions a level's file held when the table forgot it
+//! are checked against the table when taken, in order, as if reached
+//! then: one the table holds is passed over (a table hit), one it does
+//! not is stored and expanded. Each position of the level is then
+//! expanded once (a copy is either the first the table meets, or found
+//! there), and the level under way stays whole in the table. The memory
+//! the search needs is then about its largest level's positions (Chameleon
+//! 235: 19.9 M of 85.3 M positions, where the levels not finished held
+//! up to 35.3 M at once) rather than all the levels waiting; what is
+//! forgotten costs disk (copies) and time (rebuilds). A level under way
+//! that takes three quarters of the table ends the search UNKNOWN
+//! (memory).
+//!
 //! ## Why LOST is exact
 //!
 //! The search is the plain one of [`crate::search`]'s first paragraph in
@@ -30,7 +52,10 @@
 //! move the generator lists is played, and a position found in the table
 //! was stored already, so is or will be expanded. Forgetting a finished
 //! level's positions loses none: none of them is reached again (see
-//! above), and one that were met again would only be expanded twice. So
+//! above), and one that were met again would only be expanded twice.
+//! Forgetting a waiting level's loses none either: its positions stay in
+//! its file, and one is passed over only when the table holds it, which
+//! it does only for positions expanded in the level or pushed to be. So
 //! when no level is left, the stored positions are closed under moves and
 //! hold every position the deal reaches, and none is won. The moves are
 //! [`crate::moves::generate`]'s, with the safe moves played without
@@ -184,6 +209,14 @@ struct Queue {
     buf: usize,
     /// Positions pushed.
     count: u64,
+    /// Positions taken.
+    popped: u64,
+    /// The positions numbered `lo..hi` in the queue were pushed before the
+    /// table forgot this level ([`Queue::forget`]) and have not been
+    /// checked against it since: each is looked up when taken, and passed
+    /// over if the table holds it (see the module comment).
+    lo: u64,
+    hi: u64,
 }
 
 impl Queue {
@@ -198,7 +231,23 @@ impl Queue {
             cbuf: Vec::new(),
             buf,
             count: 0,
+            popped: 0,
+            lo: 0,
+            hi: 0,
         }
+    }
+
+    /// Positions of the queue the table holds, or is to hold: all but
+    /// those not checked.
+    fn known(&self) -> u64 {
+        self.count - (self.hi - self.lo)
+    }
+
+    /// The table no longer holds this level's positions (none taken yet):
+    /// every one pushed so far is to be checked when taken.
+    fn forget(&mut self) {
+        debug_assert_eq!(self.popped, 0, "the level under way is never forgotten");
+        self.hi = self.count;
     }
 
     /// Bytes held in memory: the tail, the block being read and a
@@ -239,8 +288,9 @@ impl Queue {
         decompress(&self.cbuf, out)
     }
 
-    /// The next position's state and number, taken.
-    fn pop(&mut self, g: &Game) -> std::io::Result<Option<(State, u64)>> {
+    /// The next position's state, its number, and its place in the queue,
+    /// taken.
+    fn pop(&mut self, g: &Game) -> std::io::Result<Option<(State, u64, u64)>> {
         if self.rpos == self.rbuf.len() {
             if self.next == self.blocks.len() {
                 if self.tail.is_empty() {
@@ -261,17 +311,24 @@ impl Queue {
         let (st, used) = g.unpack(&b[9..9 + len]);
         debug_assert_eq!(used, len);
         self.rpos += 9 + len;
-        Ok(Some((st, id)))
+        self.popped += 1;
+        Ok(Some((st, id, self.popped - 1)))
     }
 
-    /// Calls `f` on every position pushed, taken or not.
+    /// Calls `f` on every position pushed, taken or not, but those not
+    /// checked (`lo..hi`): the positions the table is to hold.
     fn each(&mut self, g: &Game, mut f: impl FnMut(&State)) -> std::io::Result<()> {
+        let (lo, hi) = (self.lo, self.hi);
+        let mut i = 0u64;
         let mut each_in = |bytes: &[u8]| {
             let mut at = 0;
             while at < bytes.len() {
                 let len = bytes[at] as usize;
-                f(&g.unpack(&bytes[at + 9..at + 9 + len]).0);
+                if !(lo..hi).contains(&i) {
+                    f(&g.unpack(&bytes[at + 9..at + 9 + len]).0);
+                }
                 at += 9 + len;
+                i += 1;
             }
         };
         let mut out = Vec::new();
@@ -406,8 +463,6 @@ struct Layered<'g> {
     game: &'g Game,
     table: FingerprintSet,
     table_budget: usize,
-    /// Entries the table holds when full, about (16 bytes each).
-    room: u64,
     /// The levels' waiting positions.
     pending: BTreeMap<u32, Queue>,
     /// Each level's buffers' size, and the most levels waiting at once.
@@ -446,21 +501,7 @@ impl<'g> Layered<'g> {
         parent: u64,
         sm: Option<&SMove>,
     ) -> Result<Result<(), Limit>, SolveError> {
-        let (key, tl) = fingerprint_level(self.game, st);
-        let mut r = self.table.insert_level(key, tl);
-        // Full: rebuilt without the finished levels' positions, if they
-        // are an eighth of the table or more (else a rebuild would come
-        // again soon, each costing a fingerprint a position held).
-        let live = || self.pending.values().map(|q| q.count).sum::<u64>();
-        if r == Insert::Full && self.table.len() as u64 >= live() + self.room / 8 {
-            self.stats.rebuilds += 1;
-            r = if self.compact()? {
-                self.table.insert_level(key, tl)
-            } else {
-                Insert::Full
-            };
-        }
-        match r {
+        match self.insert(st)? {
             Insert::Present => {
                 self.stats.hits += 1;
                 return Ok(Ok(()));
@@ -490,6 +531,23 @@ impl<'g> Layered<'g> {
             return Ok(Err(Limit::Memory(self.limits.max_memory)));
         }
         Ok(Ok(()))
+    }
+
+    /// Enters `st` in the table, rebuilding it when full
+    /// ([`Layered::compact`]): `Full` only when the level under way leaves
+    /// too little room.
+    fn insert(&mut self, st: &State) -> Result<Insert, SolveError> {
+        let (key, tl) = fingerprint_level(self.game, st);
+        let r = self.table.insert_level(key, tl);
+        if r != Insert::Full {
+            return Ok(r);
+        }
+        self.stats.rebuilds += 1;
+        Ok(if self.compact()? {
+            self.table.insert_level(key, tl)
+        } else {
+            Insert::Full
+        })
     }
 
     /// A limit reached (the clock and the stop flag every 4,096 nodes).
@@ -523,9 +581,26 @@ impl<'g> Layered<'g> {
         let g = self.game;
         loop {
             let q = self.pending.get_mut(&lv).expect("the level under way");
-            let Some((st, id)) = q.pop(g).map_err(log_error)? else {
+            let Some((st, id, i)) = q.pop(g).map_err(log_error)? else {
                 return Ok(None);
             };
+            if i < q.hi {
+                // Pushed before the table forgot this level: met since
+                // (pushed again, or checked earlier in the queue), or new.
+                debug_assert_eq!(i, q.lo);
+                let r = self.insert(&st)?;
+                self.pending.get_mut(&lv).expect("the level under way").lo = i + 1;
+                match r {
+                    Insert::New => {}
+                    Insert::Present => {
+                        self.stats.hits += 1;
+                        continue;
+                    }
+                    Insert::Full => {
+                        return Ok(Some(Stop::Limit(Limit::Memory(self.limits.max_memory))))
+                    }
+                }
+            }
             if let Some(l) = self.over_limit() {
                 return Ok(Some(Stop::Limit(l)));
             }
@@ -564,22 +639,51 @@ impl<'g> Layered<'g> {
         }
     }
 
-    /// Empties the table and stores again the positions of the levels not
-    /// finished (see the module comment): every position their queues
-    /// were given, the level under way's included. Whether they all fit.
+    /// Empties the table, which is full, and stores again the positions
+    /// of the level under way (the lowest waiting), then those of the
+    /// levels above it, a level at a time and lowest first, while they
+    /// fill at most half the table; the levels left out are forgotten
+    /// ([`Queue::forget`]; see the module comment). Whether the level
+    /// under way fits and leaves a quarter of the table free.
     fn compact(&mut self) -> Result<bool, SolveError> {
-        self.table = FingerprintSet::with_budget(self.table_budget);
+        let full = self.table.len() as u64;
         let g = self.game;
-        let mut fits = true;
-        for q in self.pending.values_mut() {
-            let table = &mut self.table;
-            q.each(g, |st| {
-                let (key, tl) = fingerprint_level(g, st);
-                fits &= table.insert_level(key, tl) != Insert::Full;
-            })
-            .map_err(log_error)?;
+        // Levels stored whole; fewer if one meets a full table partway.
+        let mut keep = self.pending.len();
+        loop {
+            self.table = FingerprintSet::with_budget(self.table_budget);
+            let (mut kept, mut met_full) = (0, false);
+            for (i, q) in self.pending.values_mut().take(keep).enumerate() {
+                if i > 0 && self.table.len() as u64 + q.known() > full / 2 {
+                    break;
+                }
+                let table = &mut self.table;
+                q.each(g, |st| {
+                    let (key, tl) = fingerprint_level(g, st);
+                    met_full |= table.insert_level(key, tl) == Insert::Full;
+                })
+                .map_err(log_error)?;
+                if met_full {
+                    break;
+                }
+                kept = i + 1;
+                if i == 0 && self.table.len() as u64 > full / 4 * 3 {
+                    return Ok(false);
+                }
+            }
+            if kept == 0 {
+                return Ok(false);
+            }
+            if met_full {
+                // A level partly stored: once more without it.
+                keep = kept;
+                continue;
+            }
+            for q in self.pending.values_mut().skip(kept) {
+                q.forget();
+            }
+            return Ok(true);
         }
-        Ok(fits)
     }
 
     /// The winning line: the moves from the deal to position `id`, then
@@ -640,7 +744,6 @@ pub(crate) fn search_layered(
         game,
         table: FingerprintSet::with_budget(table_budget),
         table_budget,
-        room: (table_budget / 17) as u64,
         pending: BTreeMap::new(),
         buf,
         max_queues: MAX_QUEUES,
@@ -756,8 +859,11 @@ mod tests {
                 }
                 for _ in 0..(x >> 52) % 40 {
                     match q.pop(&g).unwrap() {
-                        Some(got) => {
-                            assert_eq!(got, all[popped]);
+                        Some((st, id, i)) => {
+                            assert_eq!(
+                                (st, id, i),
+                                (all[popped].0.clone(), all[popped].1, popped as u64)
+                            );
                             popped += 1;
                         }
                         None => {
@@ -775,6 +881,38 @@ mod tests {
             "{} {eached}",
             q.blocks.len()
         );
+    }
+
+    /// A forgotten queue's `each` visits only the positions pushed since,
+    /// and once the first of those not checked is checked (`lo` raised),
+    /// it as well.
+    #[test]
+    fn a_forgotten_queue_visits_what_came_after() {
+        let g = game();
+        let all = positions(&g, 3_000);
+        let mut q = Queue::new(1 << 10);
+        for (st, id) in &all[..2_000] {
+            q.push(&record(&g, st, *id)).unwrap();
+        }
+        q.forget();
+        assert_eq!((q.lo, q.hi, q.known()), (0, 2_000, 0));
+        for (st, id) in &all[2_000..] {
+            q.push(&record(&g, st, *id)).unwrap();
+        }
+        let visited = |q: &mut Queue| {
+            let mut seen = Vec::new();
+            q.each(&g, |st| seen.push(st.clone())).unwrap();
+            seen
+        };
+        let after: Vec<State> = all[2_000..].iter().map(|p| p.0.clone()).collect();
+        assert_eq!(visited(&mut q), after);
+        let (st, _, i) = q.pop(&g).unwrap().unwrap();
+        assert_eq!((st, i), (all[0].0.clone(), 0));
+        q.lo = 1;
+        assert_eq!(q.known(), 1_001);
+        let mut want = vec![all[0].0.clone()];
+        want.extend(after);
+        assert_eq!(visited(&mut q), want);
     }
 
     /// The log gives back each record: the parent, the talon state and

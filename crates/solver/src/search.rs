@@ -96,10 +96,33 @@ impl std::fmt::Display for Limit {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Limit::Nodes(n) => write!(f, "node limit ({n} nodes)"),
-            Limit::Memory(b) => write!(f, "memory limit ({} MiB)", b >> 20),
+            Limit::Memory(b) => {
+                // In the largest unit that gives it whole (1500K stays
+                // 1500 KiB, not 1 MiB).
+                let (n, unit) = [(30, "GiB"), (20, "MiB"), (10, "KiB")]
+                    .into_iter()
+                    .find(|&(s, _)| *b != 0 && b.trailing_zeros() >= s)
+                    .map_or((*b, "bytes"), |(s, u)| (b >> s, u));
+                write!(f, "memory limit ({n} {unit})")
+            }
             Limit::Time(d) => write!(f, "time limit ({:.1} s)", d.as_secs_f64()),
             Limit::Interrupted => write!(f, "interruption"),
         }
+    }
+}
+
+#[cfg(test)]
+mod limit_tests {
+    use super::Limit;
+
+    #[test]
+    fn a_memory_limit_is_shown_whole() {
+        let shown = |b: usize| Limit::Memory(b).to_string();
+        assert_eq!(shown(16 << 30), "memory limit (16 GiB)");
+        assert_eq!(shown(1 << 20), "memory limit (1 MiB)");
+        assert_eq!(shown(3 << 29), "memory limit (1536 MiB)");
+        assert_eq!(shown(1_500 << 10), "memory limit (1500 KiB)");
+        assert_eq!(shown(1_000_000), "memory limit (1000000 bytes)");
     }
 }
 

@@ -462,7 +462,6 @@ enum Stop {
 struct Layered<'g> {
     game: &'g Game,
     table: FingerprintSet,
-    table_budget: usize,
     /// The levels' waiting positions.
     pending: BTreeMap<u32, Queue>,
     /// Each level's buffers' size, and the most levels waiting at once.
@@ -651,7 +650,7 @@ impl<'g> Layered<'g> {
         // Levels stored whole; fewer if one meets a full table partway.
         let mut keep = self.pending.len();
         loop {
-            self.table = FingerprintSet::with_budget(self.table_budget);
+            self.table.clear();
             let (mut kept, mut met_full) = (0, false);
             for (i, q) in self.pending.values_mut().take(keep).enumerate() {
                 if i > 0 && self.table.len() as u64 + q.known() > full / 2 {
@@ -743,7 +742,6 @@ pub(crate) fn search_layered(
     let mut s = Layered {
         game,
         table: FingerprintSet::with_budget(table_budget),
-        table_budget,
         pending: BTreeMap::new(),
         buf,
         max_queues: MAX_QUEUES,

@@ -425,6 +425,17 @@ impl FingerprintSet {
         self.len
     }
 
+    /// Empties the table, keeping its arrays as they are (their pages
+    /// backed): a full table refilled grows no more, and no array is
+    /// dropped and taken again.
+    pub fn clear(&mut self) {
+        self.buckets.fill(Bucket::default());
+        self.recent_fp.fill(0);
+        self.recent_level.fill(0);
+        self.len = 0;
+        self.lowered = None;
+    }
+
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -1266,6 +1277,14 @@ mod tests {
         // A failed insertion (its moves undone) lost nothing.
         assert!(all.iter().all(|&x| t.contains(x)));
         assert!(t.budget_bytes() <= 1 << 20);
+        // Cleared, it holds none of them, and fills again as full in the
+        // same bytes.
+        t.clear();
+        assert!(t.is_empty() && !all.iter().any(|&x| t.contains(x)));
+        let again = fill(&mut t, 0x1234_5678_9abc_def0, |_, _| {});
+        assert_eq!(t.bytes(), 10112 * BUCKET + 8192 * RECENT_ENTRY);
+        assert!(again * 100 >= 10112 * WAYS * 95, "{again}");
+        assert!(all[..again].iter().all(|&x| t.contains(x)));
     }
 
     /// A full table asked to replace keeps every entry `open` claims and

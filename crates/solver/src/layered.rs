@@ -5,13 +5,21 @@
 //!
 //! ## Levels
 //!
-//! A position's *level* (its progress, [`level`]) is the number of cards
-//! on the foundations plus the number that have left the reserve and the
-//! talon (stock and waste). Without worrying back no move lowers it: a
-//! card never goes back to the reserve or the talon (a redeal turns the
-//! waste into the stock, both talon), nor off a foundation; tableau moves,
-//! turns and redeals leave it as it is, and every other move raises it
-//! (checked at every move).
+//! A position's *progress* is the number of cards on the foundations
+//! plus the number that have left the reserve and the talon (stock and
+//! waste). Without worrying back no move lowers it: a card never goes
+//! back to the reserve or the talon (a redeal turns the waste into the
+//! stock, both talon), nor off a foundation; tableau moves leave it as it
+//! is, and every other move raises it. The search turns the stock and
+//! redeals only to play a card from the waste ([`crate::moves`]' K+
+//! plays) or, with a stock dealt to the tableau, deals cards out of it:
+//! so a move that leaves the progress as it is leaves the talon's state
+//! (the pass position and the redeals made) as it is too. A position's
+//! *level* ([`level`]) is its progress, then its talon state: no move
+//! lowers it either (checked at every move). The talon state splits a
+//! progress's positions into levels that no move joins (Chameleon 235:
+//! the largest progress's 19.9 M positions fall in 11 levels, the largest
+//! 8.0 M).
 //!
 //! So the search takes the lowest level it holds positions of and expands
 //! them, and the positions of that level their moves lead to, until none
@@ -37,12 +45,14 @@
 //! not is stored and expanded. Each position of the level is then
 //! expanded once (a copy is either the first the table meets, or found
 //! there), and the level under way stays whole in the table. The memory
-//! the search needs is then about its largest level's positions (Chameleon
-//! 235: 19.9 M of 85.3 M positions, where the levels not finished held
-//! up to 35.3 M at once) rather than all the levels waiting; what is
-//! forgotten costs disk (copies) and time (rebuilds). A level under way
-//! that takes three quarters of the table ends the search UNKNOWN
-//! (memory).
+//! the search needs is then about its largest level's positions rather
+//! than all the levels waiting (Chameleon 235, 85.3 M positions: the
+//! levels not finished held up to 35.3 M at once, the largest progress
+//! 19.9 M, the largest level 8.0 M); what is forgotten costs disk
+//! (copies) and time (rebuilds). A level under way that takes three
+//! quarters of the table ends the search UNKNOWN (memory). (Tests can ask
+//! for a rebuild every so many positions stored, forgetting every level
+//! waiting: [`crate::search::Options::layered_rebuild_every`].)
 //!
 //! ## Why LOST is exact
 //!
@@ -101,13 +111,16 @@ use crate::search::{
 };
 use crate::table::{FingerprintSet, Insert};
 
-/// The level of a position (see the module comment): cards on the
-/// foundations plus cards out of the reserve and the talon, plus 64 (more
-/// than any reserve holds) so that it counts from the reserve's cards
-/// left.
-pub fn level(g: &Game, st: &State) -> u32 {
+/// The level of a position (see the module comment): its progress, cards
+/// on the foundations plus cards out of the reserve and the talon (plus
+/// 64, more than any reserve holds, so that it counts from the reserve's
+/// cards left), then its talon state (redeals made, then the pass
+/// position), which only a move that raises the progress changes.
+pub fn level(g: &Game, st: &State) -> u64 {
     let live = g.talon_live_bits(st).count_ones() as usize;
-    (g.foundation_cards(st) + g.talon().len() + 64 - g.reserve(st).len() - live) as u32
+    let progress = g.foundation_cards(st) + g.talon().len() + 64 - g.reserve(st).len() - live;
+    let (pos, passes) = g.talon_state(st);
+    (progress as u64) << 16 | u64::from(passes) << 8 | u64::from(pos)
 }
 
 /// A file created in the temporary directory, with no name on Unix (the
@@ -190,7 +203,8 @@ fn decompress(block: &[u8], out: &mut Vec<u8>) -> std::io::Result<()> {
 /// being expanded reads them in turn and appends its own new positions
 /// behind. Whole positions are gathered in blocks of `buf` bytes,
 /// compressed ([`compress`]) into a file; the last block, still being
-/// filled, stays in memory. Blocks already read stay in the file until
+/// filled, stays in memory (its buffer grows as it fills, so that a level
+/// with few positions takes little). Blocks already read stay in the file until
 /// the level is finished (the queue dropped): a rebuilt table must hold
 /// every position of the level under way ([`Layered::compact`]).
 struct Queue {
@@ -204,8 +218,6 @@ struct Queue {
     /// The block being read, and where in it.
     rbuf: Vec<u8>,
     rpos: usize,
-    /// A compressed block.
-    cbuf: Vec<u8>,
     buf: usize,
     /// Positions pushed.
     count: u64,
@@ -225,10 +237,9 @@ impl Queue {
             file: None,
             blocks: Vec::new(),
             next: 0,
-            tail: Vec::with_capacity(buf),
+            tail: Vec::new(),
             rbuf: Vec::new(),
             rpos: 0,
-            cbuf: Vec::new(),
             buf,
             count: 0,
             popped: 0,
@@ -250,18 +261,22 @@ impl Queue {
         self.hi = self.count;
     }
 
-    /// Bytes held in memory: the tail, the block being read and a
-    /// compressed block, each about `buf`, and 12 bytes a block written.
+    /// Bytes held in memory: the tail and the block being read, each at
+    /// most about `buf`, and 12 bytes a block written. (A compressed block,
+    /// also about `buf`, is held only while written or read.)
     fn bytes(&self) -> usize {
-        self.tail.capacity()
-            + self.rbuf.capacity()
-            + self.cbuf.capacity()
-            + 12 * self.blocks.capacity()
+        self.tail.capacity() + self.rbuf.capacity() + 12 * self.blocks.capacity()
     }
 
     fn push(&mut self, record: &[u8]) -> std::io::Result<()> {
         if self.tail.len() + record.len() > self.buf && !self.tail.is_empty() {
             self.write_tail()?;
+        }
+        let need = self.tail.len() + record.len();
+        if need > self.tail.capacity() {
+            // Doubling, but not past `buf` (or the one record).
+            let to = (2 * self.tail.capacity()).clamp(need, need.max(self.buf));
+            self.tail.reserve_exact(to - self.tail.len());
         }
         self.tail.extend_from_slice(record);
         self.count += 1;
@@ -269,23 +284,24 @@ impl Queue {
     }
 
     fn write_tail(&mut self) -> std::io::Result<()> {
-        compress(&self.tail, &mut self.cbuf);
+        let mut cbuf = Vec::new();
+        compress(&self.tail, &mut cbuf);
         self.tail.clear();
         if self.file.is_none() {
             self.file = Some(Scratch::new("queue")?);
         }
-        let at = self.file.as_mut().expect("a file").append(&self.cbuf)?;
-        self.blocks.push((at, self.cbuf.len() as u32));
+        let at = self.file.as_mut().expect("a file").append(&cbuf)?;
+        self.blocks.push((at, cbuf.len() as u32));
         Ok(())
     }
 
     /// Reads block `i` into `out`.
     fn read_block(&mut self, i: usize, out: &mut Vec<u8>) -> std::io::Result<()> {
         let (at, len) = self.blocks[i];
-        self.cbuf.resize(len as usize, 0);
+        let mut cbuf = vec![0; len as usize];
         let f = self.file.as_mut().expect("blocks are in the file");
-        f.read_at(at, &mut self.cbuf)?;
-        decompress(&self.cbuf, out)
+        f.read_at(at, &mut cbuf)?;
+        decompress(&cbuf, out)
     }
 
     /// The next position's state, its number, and its place in the queue,
@@ -463,7 +479,7 @@ struct Layered<'g> {
     game: &'g Game,
     table: FingerprintSet,
     /// The levels' waiting positions.
-    pending: BTreeMap<u32, Queue>,
+    pending: BTreeMap<u64, Queue>,
     /// Each level's buffers' size, and the most levels waiting at once.
     buf: usize,
     max_queues: usize,
@@ -479,10 +495,14 @@ struct Layered<'g> {
     record: Vec<u8>,
 }
 
-/// The most levels waiting at once: a move raises the level by a card or
-/// two, a to-tableau deal by a card a pile, and the safe moves after it
-/// by a few more.
-const MAX_QUEUES: usize = 64;
+/// The levels waiting at once that the files' buffers are sized for: a
+/// move raises the progress by a card or two, a to-tableau deal by a card
+/// a pile, and the safe moves after it by a few more, each progress taking
+/// a level for each talon state met. More may wait: the buffers grow only
+/// as filled, and the memory is checked at every store.
+const QUEUES: usize = 64;
+/// The most levels waiting at once (each has a file open).
+const MAX_QUEUES: usize = 512;
 
 impl<'g> Layered<'g> {
     fn memory(&self) -> usize {
@@ -496,10 +516,18 @@ impl<'g> Layered<'g> {
     fn store(
         &mut self,
         st: &State,
-        lv: u32,
+        lv: u64,
         parent: u64,
         sm: Option<&SMove>,
     ) -> Result<Result<(), Limit>, SolveError> {
+        if let Some(n) = self.options.layered_rebuild_every {
+            if self.stats.stored % n == n - 1 && !self.pending.is_empty() {
+                self.stats.rebuilds += 1;
+                if !self.compact(0)? {
+                    return Ok(Err(Limit::Memory(self.limits.max_memory)));
+                }
+            }
+        }
         match self.insert(st)? {
             Insert::Present => {
                 self.stats.hits += 1;
@@ -542,11 +570,14 @@ impl<'g> Layered<'g> {
             return Ok(r);
         }
         self.stats.rebuilds += 1;
-        Ok(if self.compact()? {
-            self.table.insert_level(key, tl)
-        } else {
-            Insert::Full
-        })
+        let full = self.table.len() as u64;
+        Ok(
+            if self.compact(full / 2)? && self.table.len() as u64 <= full / 4 * 3 {
+                self.table.insert_level(key, tl)
+            } else {
+                Insert::Full
+            },
+        )
     }
 
     /// A limit reached (the clock and the stop flag every 4,096 nodes).
@@ -576,7 +607,7 @@ impl<'g> Layered<'g> {
 
     /// Expands every position of level `lv` (those waiting, and the
     /// positions of the level their moves lead to), until none is left.
-    fn level(&mut self, lv: u32) -> Result<Option<Stop>, SolveError> {
+    fn level(&mut self, lv: u64) -> Result<Option<Stop>, SolveError> {
         let g = self.game;
         loop {
             let q = self.pending.get_mut(&lv).expect("the level under way");
@@ -638,14 +669,13 @@ impl<'g> Layered<'g> {
         }
     }
 
-    /// Empties the table, which is full, and stores again the positions
-    /// of the level under way (the lowest waiting), then those of the
-    /// levels above it, a level at a time and lowest first, while they
-    /// fill at most half the table; the levels left out are forgotten
+    /// Empties the table and stores again the positions of the level
+    /// under way (the lowest waiting), then those of the levels above it,
+    /// a level at a time and lowest first, while the table holds at most
+    /// `most` positions; the levels left out are forgotten
     /// ([`Queue::forget`]; see the module comment). Whether the level
-    /// under way fits and leaves a quarter of the table free.
-    fn compact(&mut self) -> Result<bool, SolveError> {
-        let full = self.table.len() as u64;
+    /// under way fits.
+    fn compact(&mut self, most: u64) -> Result<bool, SolveError> {
         let g = self.game;
         // Levels stored whole; fewer if one meets a full table partway.
         let mut keep = self.pending.len();
@@ -653,7 +683,7 @@ impl<'g> Layered<'g> {
             self.table.clear();
             let (mut kept, mut met_full) = (0, false);
             for (i, q) in self.pending.values_mut().take(keep).enumerate() {
-                if i > 0 && self.table.len() as u64 + q.known() > full / 2 {
+                if i > 0 && self.table.len() as u64 + q.known() > most {
                     break;
                 }
                 let table = &mut self.table;
@@ -666,9 +696,6 @@ impl<'g> Layered<'g> {
                     break;
                 }
                 kept = i + 1;
-                if i == 0 && self.table.len() as u64 > full / 4 * 3 {
-                    return Ok(false);
-                }
             }
             if kept == 0 {
                 return Ok(false);
@@ -723,12 +750,12 @@ pub(crate) fn search_layered(
             "the layered search needs cards to stay on the foundations (no worrying back)".into(),
         ));
     }
-    // A sixteenth for the files' buffers: three for each level waiting
-    // (the block being filled, the block being read, a compressed block),
-    // and the log's.
+    // A sixteenth for the files' buffers: the block being filled of each
+    // of `QUEUES` levels waiting, the block being read and a compressed
+    // block, and the log's.
     let buffers = limits.max_memory / 16;
-    let buf = (buffers / (3 * MAX_QUEUES)).clamp(1 << 10, 1 << 20);
-    let held = (3 * MAX_QUEUES * buf + LOG_BYTES).max(buffers);
+    let buf = (buffers / (QUEUES + 2)).clamp(1 << 10, 1 << 20);
+    let held = ((QUEUES + 2) * buf + LOG_BYTES).max(buffers);
     let table_budget = limits
         .max_memory
         .saturating_sub(held)

@@ -333,6 +333,12 @@ pub struct Options {
     /// need more positions than the table holds, but finds wins late. It
     /// runs alone: no rollouts, probes, beams, tableau classes or threads.
     pub layered: bool,
+    /// For tests of the layered search: rebuild its table every this many
+    /// positions stored, forgetting every level waiting, whether the
+    /// table is full or not, so that small deals take the path of levels
+    /// forgotten and checked again.
+    #[doc(hidden)]
+    pub layered_rebuild_every: Option<u64>,
     /// Threads that search the deal together, sharing one table
     /// ([`Crew`]); 1 (the default) is the search of one thread. With more,
     /// which positions are searched, and when, depends on how the threads
@@ -462,6 +468,7 @@ impl Default for Options {
             probes: true,
             replace_when_full: false,
             layered: false,
+            layered_rebuild_every: None,
             threads: 1,
             table_bytes: None,
             stop: None,

@@ -480,9 +480,11 @@ struct Layered<'g> {
     table: FingerprintSet,
     /// The levels' waiting positions.
     pending: BTreeMap<u64, Queue>,
-    /// Each level's buffers' size, and the most levels waiting at once.
+    /// The bytes the queues hold ([`Queue::bytes`]), kept as they change
+    /// (summing up to [`MAX_QUEUES`] queues at every store would cost more).
+    queue_bytes: usize,
+    /// Each level's buffers' size.
     buf: usize,
-    max_queues: usize,
     log: Log,
     stats: Stats,
     limits: Limits,
@@ -506,9 +508,11 @@ const MAX_QUEUES: usize = 512;
 
 impl<'g> Layered<'g> {
     fn memory(&self) -> usize {
-        self.table.bytes()
-            + self.pending.values().map(Queue::bytes).sum::<usize>()
-            + self.log.bytes()
+        debug_assert_eq!(
+            self.queue_bytes,
+            self.pending.values().map(Queue::bytes).sum::<usize>()
+        );
+        self.table.bytes() + self.queue_bytes + self.log.bytes()
     }
 
     /// Stores `st` (of level `lv`), reached from position `parent` by
@@ -544,13 +548,15 @@ impl<'g> Layered<'g> {
         self.game.pack(st, &mut self.record);
         self.record[0] = (self.record.len() - 9) as u8;
         if !self.pending.contains_key(&lv) {
-            if self.pending.len() >= self.max_queues {
+            if self.pending.len() >= MAX_QUEUES {
                 return Ok(Err(Limit::Memory(self.limits.max_memory)));
             }
             self.pending.insert(lv, Queue::new(self.buf));
         }
         let q = self.pending.get_mut(&lv).expect("inserted");
+        let before = q.bytes();
         q.push(&self.record).map_err(log_error)?;
+        self.queue_bytes = self.queue_bytes + q.bytes() - before;
         let m = self.memory();
         self.stats.peak_memory = self.stats.peak_memory.max(m);
         // Only the log's offsets grow without a bound of their own.
@@ -611,7 +617,10 @@ impl<'g> Layered<'g> {
         let g = self.game;
         loop {
             let q = self.pending.get_mut(&lv).expect("the level under way");
-            let Some((st, id, i)) = q.pop(g).map_err(log_error)? else {
+            let before = q.bytes();
+            let popped = q.pop(g).map_err(log_error)?;
+            self.queue_bytes = self.queue_bytes + q.bytes() - before;
+            let Some((st, id, i)) = popped else {
                 return Ok(None);
             };
             if i < q.hi {
@@ -771,7 +780,7 @@ pub(crate) fn search_layered(
         table: FingerprintSet::with_budget(table_budget),
         pending: BTreeMap::new(),
         buf,
-        max_queues: MAX_QUEUES,
+        queue_bytes: 0,
         log: Log::new().map_err(log_error)?,
         stats: Stats::default(),
         limits: *limits,
@@ -808,7 +817,8 @@ pub(crate) fn search_layered(
             None => {}
         }
         // Finished: its positions are forgotten at the next rebuild.
-        s.pending.remove(&lv);
+        let done = s.pending.remove(&lv).expect("the level under way");
+        s.queue_bytes -= done.bytes();
     }
     finish(s, Verdict::Lost)
 }

@@ -44,7 +44,7 @@ pub enum Command {
     ///
     /// Exit code: 0 WON, 3 LOST, 4 UNKNOWN (1 for errors, 2 for bad arguments).
     #[command(
-        after_help = "Examples:\n  demon solve canfield 1\n  demon solve canfield --pysolfc 123456 --rules pysolfc --show-positions\n  demon solve superior-canfield 7 --timeout 30 --max-memory 8G\n  demon solve canfield 5 --group-moves any --format json\n  demon solve canfield 646 --group-moves any --max-memory 32M --forget-when-full\n  demon solve superior-canfield 664 --forget-when-full --timeout 3600 --checkpoint s664.ck\n  demon solve double-easthaven 362 --layered --max-memory 2G\n\nOn a terminal, a line on standard error shows how far the search has got (nodes, positions, peak memory). Ctrl-C stops the search and reports it UNKNOWN with its counts so far; a second Ctrl-C quits at once (exit code 130). With --checkpoint, Ctrl-C saves the search, and further Ctrl-Cs wait for the save.\n\nExit code: 0 WON, 3 LOST, 4 UNKNOWN, 1 error, 2 bad arguments."
+        after_help = "Examples:\n  demon solve canfield 1\n  demon solve canfield --pysolfc 123456 --rules pysolfc --show-positions\n  demon solve superior-canfield 7 --timeout 30 --max-memory 8G\n  demon solve canfield 5 --group-moves any --format json\n  demon solve canfield 646 --group-moves any --max-memory 32M --forget-when-full\n  demon solve superior-canfield 664 --forget-when-full --timeout 3600 --checkpoint s664.ck\n  demon solve double-easthaven 362 --layered --max-memory 2G\n  demon solve chameleon 16 --layered --max-memory 16G --timeout 7200 --checkpoint c16    # run again to continue\n\nOn a terminal, a line on standard error shows how far the search has got (nodes, positions, peak memory). Ctrl-C stops the search and reports it UNKNOWN with its counts so far; a second Ctrl-C quits at once (exit code 130). With --checkpoint, Ctrl-C saves the search, and further Ctrl-Cs wait for the save.\n\nExit code: 0 WON, 3 LOST, 4 UNKNOWN, 1 error, 2 bad arguments."
     )]
     Solve {
         #[command(flatten)]
@@ -66,8 +66,15 @@ pub enum Command {
         /// 3.5 GB); it is removed once the deal is decided, and refused
         /// for another deal, other rules, other search settings (tableau
         /// classes, dead ends), another version of the search, or when
-        /// damaged. Any --cursors may save, and any may continue.
-        #[arg(long, value_name = "FILE", conflicts_with = "layered")]
+        /// damaged. Any --cursors may save, and any may continue. With
+        /// --layered, FILE is a directory (created if need be) that holds
+        /// the search's files instead of the temporary directory: the
+        /// levels' positions and the log of moves (about 35 bytes written
+        /// a position stored), and the save, search.ck, written every ten
+        /// minutes as well as when a limit or Ctrl-C stops the search, so
+        /// a kill loses at most ten minutes; the directory is emptied and
+        /// removed once the deal is decided.
+        #[arg(long, value_name = "FILE")]
         checkpoint: Option<std::path::PathBuf>,
     },
     /// Solve a range of deals in parallel: win rate with its 95% interval, time and node statistics, and a CSV report.
@@ -241,7 +248,7 @@ pub struct LimitArgs {
     /// When the position table has filled its share of --max-memory, forget positions already explored to store new ones, instead of stopping UNKNOWN. When a deep search path needs more memory, the table shrinks to give it room, forgetting the same way. Verdicts stay exact and memory stays inside the budget, but a forgotten position is searched again when met again, so a search can take far longer: give --max-nodes or --timeout too.
     #[arg(long, help_heading = "Limits")]
     pub forget_when_full: bool,
-    /// Search level by level instead of depth first, to prove lost the deals whose positions do not all fit in memory: a level is the cards on the foundations plus those out of the reserve and the talon, then the talon's state, which no move lowers, so a finished level is never met again, and its positions are forgotten when the table fills, as are those of levels waiting when they do not fit beside the level under way (checked again when their turn comes). Memory holds the table of the level under way and of as many waiting levels as fit; their positions wait in compressed files in the temporary directory (TMPDIR), removed as the levels finish and when the search ends, with a log of moves a win is read back from. It finds wins late (after every position of a lower level): for deals believed lost. It runs alone: no rollouts, probes, beams, tableau classes or threads; not with --checkpoint or worrying back.
+    /// Search level by level instead of depth first, to prove lost the deals whose positions do not all fit in memory: a level is the cards on the foundations plus those out of the reserve and the talon, then the talon's state, which no move lowers, so a finished level is never met again, and its positions are forgotten when the table fills, as are those of levels waiting when they do not fit beside the level under way (checked again when their turn comes). Memory holds the table of the level under way and of as many waiting levels as fit; their positions wait in compressed files in the temporary directory (TMPDIR), removed as the levels finish and when the search ends, with a log of moves a win is read back from. It finds wins late (after every position of a lower level): for deals believed lost. It runs alone: no rollouts, probes, beams, tableau classes or threads; not with worrying back. With --checkpoint DIR its files go in DIR, and it can be stopped and continued.
     #[arg(long, help_heading = "Limits", conflicts_with = "forget_when_full")]
     pub layered: bool,
     /// Threads that search each deal together, sharing one position table (default 1). Two on a two-core machine decide a long search in less time; node counts then vary from run to run, verdicts do not. In batch and compare each of the --jobs deals takes this many threads. A search that forgets (--forget-when-full) or saves (--checkpoint) runs on one thread.

@@ -357,28 +357,50 @@ fn solve_checkpointed(
     })
     .context("cannot install the Ctrl-C handler")?;
     options.stop = Some(demon_solver::StopFlag(&STOP));
-    let resume = checkpoint::open(path, &header)?;
-    if resume.is_some() {
-        eprintln!("resuming the search saved in {}", path.display());
-    }
     let limits = search.limits();
-    let (o, after) = with_progress(&mut options, &limits, |options| {
-        checkpoint::run(
-            rules,
-            layout,
-            &limits,
-            options,
-            path,
-            &header,
-            resume,
-            &|_| true,
-        )
-    })?;
+    let (o, after) = if options.layered {
+        // A directory of files, saved every ten minutes too.
+        if std::fs::exists(path.join("search.ck")).unwrap_or(false) {
+            eprintln!("resuming the layered search saved in {}", path.display());
+        }
+        with_progress(&mut options, &limits, |options| {
+            demon_solver::layered::solve_layered_saving(
+                rules,
+                layout,
+                &limits,
+                options,
+                path,
+                &header,
+                &|_| true,
+            )
+        })?
+    } else {
+        let resume = checkpoint::open(path, &header)?;
+        if resume.is_some() {
+            eprintln!("resuming the search saved in {}", path.display());
+        }
+        with_progress(&mut options, &limits, |options| {
+            checkpoint::run(
+                rules,
+                layout,
+                &limits,
+                options,
+                path,
+                &header,
+                resume,
+                &|_| true,
+            )
+        })?
+    };
     match after {
         FileAfter::Saved => eprintln!(
             "progress saved in {} ({} positions stored); the same command continues it",
             path.display(),
             o.stats.stored
+        ),
+        FileAfter::Kept => eprintln!(
+            "the search could not be saved where it stopped: {} keeps its last save, which the same command continues (with more --max-memory if the memory stopped it)",
+            path.display()
         ),
         FileAfter::Removed => eprintln!("the deal is decided: {} removed", path.display()),
         FileAfter::None => {}

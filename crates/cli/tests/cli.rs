@@ -306,12 +306,48 @@ fn the_layered_search_proves_a_loss() {
     assert_eq!(v["stats"]["nodes"], 294_408);
     assert_eq!(v["stats"]["table_rebuilds"], 3);
     assert!(v["stats"]["peak_memory_bytes"].as_u64().unwrap() <= 3 << 20);
-    // It cannot save a checkpoint, nor forget as the depth-first search does.
-    for extra in [&["--checkpoint", "x.ck"][..], &["--forget-when-full"]] {
-        let o = demon(&[&args[..], extra].concat());
-        assert_eq!(o.status.code(), Some(2), "{extra:?}");
-        assert!(stderr(&o).contains("cannot be used with"), "{}", stderr(&o));
-    }
+    // It does not forget as the depth-first search does.
+    let o = demon(&[&args[..], &["--forget-when-full"]].concat());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cannot be used with"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_layered_search_saved_in_a_directory_goes_on() {
+    // Chameleon 723 in 3 MiB, stopped at 100,000 nodes and saved in a
+    // directory, then continued to the verdict of the search without a
+    // stop (294,408 positions expanded), and the directory removed.
+    let dir = std::env::temp_dir().join(format!("demon-cli-layered-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let args = [
+        "solve",
+        "chameleon",
+        "723",
+        "--layered",
+        "--max-memory",
+        "3M",
+        "--format",
+        "json",
+        "--checkpoint",
+        d,
+    ];
+    let o = demon(&[&args[..], &["--max-nodes", "100K"]].concat());
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    assert!(stderr(&o).contains("progress saved in"), "{}", stderr(&o));
+    assert!(dir.join("search.ck").exists() && dir.join("log").exists());
+    let o = demon(&args);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("resuming the layered search"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stderr(&o).contains("the deal is decided"), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["verdict"], "lost");
+    assert_eq!(v["stats"]["nodes"], 294_408);
+    assert!(!dir.exists());
 }
 
 #[test]

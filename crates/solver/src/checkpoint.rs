@@ -22,16 +22,26 @@ use crate::search::{solve_saving, Limit, Limits, Options, Outcome, SolveError};
 /// command-line name (it names the deal's text).
 pub fn header(rules: &Rules, layout: &Layout, game: &str, options: &Options) -> String {
     let on = |b: bool| if b { "on" } else { "off" };
+    // The layered search saves its own way, in a directory.
+    let (what, version) = if options.layered {
+        (" layered", LAYERED_SEARCH_VERSION)
+    } else {
+        ("", crate::search::CHECKPOINT_SEARCH_VERSION)
+    };
     format!(
-        "demon checkpoint 1, demon {}, search {}\nrules: {}\nsearch: tableau-classes={} deadlock={}\n{}",
+        "demon checkpoint 1, demon {}, search{what} {version}\nrules: {}\nsearch: tableau-classes={} deadlock={}\n{}",
         env!("CARGO_PKG_VERSION"),
-        crate::search::CHECKPOINT_SEARCH_VERSION,
         rules.signature(),
         on(options.tableau_classes),
         on(options.deadlock),
         demon_core::format::to_text(layout, game, "the deal")
     )
 }
+
+/// The version of the layered search's saves
+/// ([`crate::layered::solve_layered_saving`]): raised when a change of its
+/// levels, moves or files makes an older save wrong to continue.
+pub const LAYERED_SEARCH_VERSION: u32 = 1;
 
 /// What became of the file after a search ([`run`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,6 +51,11 @@ pub enum FileAfter {
     /// It held a saved search, now finished with (decided, or stopped
     /// by a limit the caller does not save at), and was removed.
     Removed,
+    /// The search stopped where it could not be saved (the layered
+    /// search, at its memory limit: [`crate::layered::solve_layered_saving`]),
+    /// and the last save was kept: continued, the search goes on from
+    /// there.
+    Kept,
     /// There was none, and none was written.
     None,
 }

@@ -50,7 +50,14 @@
 //! levels not finished held up to 35.3 M at once, the largest progress
 //! 19.9 M, the largest level 8.0 M); what is forgotten costs disk
 //! (copies) and time (rebuilds). A level under way that takes three
-//! quarters of the table ends the search UNKNOWN (memory). (Tests can ask
+//! quarters of the table ends the search UNKNOWN (memory). A rebuild can
+//! cost positions expanded as well: the table's talon dominance may find a
+//! position dominated by a stored one of another talon state, so of
+//! another level, perhaps finished; once a rebuild has forgotten that
+//! one, the position is stored and expanded (sound either way). A small
+//! Storehouse deal with unlimited redeals (6 ranks, seed 0) takes 1,906
+//! nodes, and 1,912, 1,926 and 1,963 with a rebuild every 1,024, 512 and
+//! 300 positions stored. (Tests can ask
 //! for a rebuild every so many positions stored, forgetting every level
 //! waiting: [`crate::search::Options::layered_rebuild_every`].)
 //!
@@ -92,17 +99,30 @@
 //! no name while written (on Unix) and go when the search ends, a level's
 //! when it is finished. On Double Easthaven 263 they took about 35 bytes
 //! written a position stored, the log included
-//! (`results/2026-11-28-layered-de`).
+//! (`results/2026-11-28-layered-de`); on Chameleon 16, 24 bytes
+//! (`results/2026-11-28-chameleon-layered`).
+//!
+//! ## Saves
+//!
+//! Given a directory ([`solve_layered_saving`], `demon solve --layered
+//! --checkpoint DIR`), the search keeps its files there, named, and saves
+//! itself every ten minutes and when a limit stops it: a description of
+//! its files and counts, from which it goes on in a later sitting. The
+//! saved files are the search itself; a save writes only their last
+//! blocks and the description. Why a continued search stays exact is
+//! argued at [`solve_layered_saving`].
 
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use demon_core::{Game, Move, State};
 use smallvec::SmallVec;
 
+use crate::checkpoint::FileAfter;
 use crate::key::fingerprint_level;
 use crate::moves::{generate, play_safe_moves, Gen, ReachMemo, SMove};
 use crate::rollout::{core_moves, play_step, Step};
@@ -129,7 +149,11 @@ pub fn level(g: &Game, st: &State) -> u64 {
 struct Scratch {
     file: File,
     #[cfg_attr(unix, allow(dead_code))]
-    path: std::path::PathBuf,
+    path: PathBuf,
+    /// A file of a saved search's directory ([`Scratch::named`]): kept
+    /// when dropped.
+    #[cfg_attr(unix, allow(dead_code))]
+    keep: bool,
     /// Bytes written (at the end).
     len: u64,
 }
@@ -149,7 +173,51 @@ impl Scratch {
             .open(&path)?;
         #[cfg(unix)]
         std::fs::remove_file(&path)?;
-        Ok(Scratch { file, path, len: 0 })
+        Ok(Scratch {
+            file,
+            path,
+            keep: false,
+            len: 0,
+        })
+    }
+
+    /// A file of a saved search's directory, created empty (or emptied):
+    /// it stays when dropped.
+    fn named(path: &Path) -> std::io::Result<Scratch> {
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(path)?;
+        Ok(Scratch {
+            file,
+            path: path.to_owned(),
+            keep: true,
+            len: 0,
+        })
+    }
+
+    /// A saved search's file opened again, cut back to the `len` bytes it
+    /// had when saved (what was appended since belongs to no save).
+    fn reopen(path: &Path, len: u64) -> std::io::Result<Scratch> {
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(path)?;
+        if file.metadata()?.len() < len {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::UnexpectedEof,
+                format!("{} is shorter than when saved", path.display()),
+            ));
+        }
+        file.set_len(len)?;
+        Ok(Scratch {
+            file,
+            path: path.to_owned(),
+            keep: true,
+            len,
+        })
     }
 
     /// Appends `bytes`, returning where they start.
@@ -169,7 +237,9 @@ impl Scratch {
 impl Drop for Scratch {
     fn drop(&mut self) {
         #[cfg(not(unix))]
-        let _ = std::fs::remove_file(&self.path);
+        if !self.keep {
+            let _ = std::fs::remove_file(&self.path);
+        }
     }
 }
 
@@ -229,11 +299,15 @@ struct Queue {
     /// over if the table holds it (see the module comment).
     lo: u64,
     hi: u64,
+    /// Where its file goes in a saved search's directory; `None` for a
+    /// nameless file in the temporary directory.
+    path: Option<PathBuf>,
 }
 
 impl Queue {
-    fn new(buf: usize) -> Queue {
+    fn new(buf: usize, path: Option<PathBuf>) -> Queue {
         Queue {
+            path,
             file: None,
             blocks: Vec::new(),
             next: 0,
@@ -288,7 +362,10 @@ impl Queue {
         compress(&self.tail, &mut cbuf);
         self.tail.clear();
         if self.file.is_none() {
-            self.file = Some(Scratch::new("queue")?);
+            self.file = Some(match &self.path {
+                Some(p) => Scratch::named(p)?,
+                None => Scratch::new("queue")?,
+            });
         }
         let at = self.file.as_mut().expect("a file").append(&cbuf)?;
         self.blocks.push((at, cbuf.len() as u32));
@@ -385,9 +462,14 @@ const LOG_BYTES: usize = 2 * (LOG_BLOCK * RECORD + 1024);
 const NO_PARENT: u64 = (1 << 48) - 1;
 
 impl Log {
-    fn new() -> std::io::Result<Log> {
+    /// A log in a nameless temporary file, or at `path` (a saved
+    /// search's directory).
+    fn new(path: Option<&Path>) -> std::io::Result<Log> {
         Ok(Log {
-            file: Scratch::new("log")?,
+            file: match path {
+                Some(p) => Scratch::named(p)?,
+                None => Scratch::new("log")?,
+            },
             offsets: Vec::new(),
             tail: Vec::with_capacity(LOG_BLOCK * RECORD),
             records: 0,
@@ -495,7 +577,34 @@ struct Layered<'g> {
     scratch: SmallVec<[SMove; 32]>,
     autos: Vec<(Move, demon_core::Undo)>,
     record: Vec<u8>,
+    /// Where the search is saved ([`Layered::save`]), if it is.
+    saving: Option<Saving<'g>>,
 }
+
+/// A layered search saved in a directory (see [`solve_layered_saving`]).
+struct Saving<'a> {
+    dir: &'a Path,
+    header: &'a str,
+    /// The number of the next level file (`level-N`).
+    next_file: u64,
+    /// Files of levels finished since the last save, which it may name:
+    /// removed after the next.
+    finished: Vec<PathBuf>,
+    /// When the search was last saved (or this sitting began), and at
+    /// how many nodes.
+    last: Instant,
+    last_nodes: u64,
+    /// The search time of the sittings before this one.
+    before: std::time::Duration,
+    /// Whether a save exists (made or resumed from).
+    any: bool,
+}
+
+/// How often a layered search with a directory saves itself, besides when
+/// a limit stops it: a kill loses at most this much work.
+const SAVE_EVERY: std::time::Duration = std::time::Duration::from_secs(600);
+/// The saved search's description, in its directory.
+const SAVE_FILE: &str = "search.ck";
 
 /// The levels waiting at once that the files' buffers are sized for: a
 /// move raises the progress by a card or two, a to-tableau deal by a card
@@ -551,7 +660,11 @@ impl<'g> Layered<'g> {
             if self.pending.len() >= MAX_QUEUES {
                 return Ok(Err(Limit::Memory(self.limits.max_memory)));
             }
-            self.pending.insert(lv, Queue::new(self.buf));
+            let path = self.saving.as_mut().map(|sv| {
+                sv.next_file += 1;
+                sv.dir.join(format!("level-{}", sv.next_file - 1))
+            });
+            self.pending.insert(lv, Queue::new(self.buf, path));
         }
         let q = self.pending.get_mut(&lv).expect("inserted");
         let before = q.bytes();
@@ -616,6 +729,14 @@ impl<'g> Layered<'g> {
     fn level(&mut self, lv: u64) -> Result<Option<Stop>, SolveError> {
         let g = self.game;
         loop {
+            // Between two positions, the search is whole in its files:
+            // here it stops at a limit, and saves.
+            if let Some(l) = self.over_limit() {
+                return Ok(Some(Stop::Limit(l)));
+            }
+            if self.save_due() {
+                self.save()?;
+            }
             let q = self.pending.get_mut(&lv).expect("the level under way");
             let before = q.bytes();
             let popped = q.pop(g).map_err(log_error)?;
@@ -639,9 +760,6 @@ impl<'g> Layered<'g> {
                         return Ok(Some(Stop::Limit(Limit::Memory(self.limits.max_memory))))
                     }
                 }
-            }
-            if let Some(l) = self.over_limit() {
-                return Ok(Some(Stop::Limit(l)));
             }
             self.stats.nodes += 1;
             if self.options.deadlock
@@ -754,6 +872,146 @@ pub(crate) fn search_layered(
     limits: &Limits,
     options: &Options,
 ) -> Result<Outcome, SolveError> {
+    Ok(search(game, limits, options, None, None, &|_| false)?.0)
+}
+
+/// [`search_layered`] with its files in directory `dir` (created if need
+/// be), saved there every ten minutes and when a limit `save_at` accepts
+/// stops it, and continued from there when `dir` holds a saved search
+/// (whose `header` must be this one, [`crate::checkpoint::header`]). A
+/// won line is replayed by the independent checker. What becomes of the
+/// directory's files:
+///
+/// - the deal decided, they are removed (and the directory, if left
+///   empty): [`FileAfter::Removed`], or [`FileAfter::None`] if the search
+///   had not been saved;
+/// - stopped by a limit `save_at` accepts, the search is saved:
+///   [`FileAfter::Saved`];
+/// - stopped otherwise (the memory limit, which can stop the search in
+///   the middle of a position's moves), the last save is kept
+///   ([`FileAfter::Kept`]; continued, it goes on from there, with more
+///   memory if given), or the files are removed if there was none.
+///
+/// ## What is saved, and why the verdict stays exact
+///
+/// A save is made between two positions expanded: every position stored
+/// is then in the log and in its level's file, and the level under way
+/// has read its file up to a point. The save writes out what the files
+/// hold in memory (each level's last block, which makes blocks shorter
+/// than the others), syncs them, and writes `search.ck`: the counts, the
+/// log's length and its last records, and each waiting level's file name,
+/// length, blocks, how far it has been read, and which of its positions
+/// are to be checked when taken (`lo..hi`, [`Queue::forget`]). The files
+/// are only ever appended to, and a finished level's file is removed
+/// only after the next save, so each save stays whole until the next
+/// replaces it (`search.ck.tmp`, synced, renamed over `search.ck`).
+///
+/// A resumed search cuts every file back to its saved length (what was
+/// appended since belongs to no save), removes level files the save does
+/// not name, and rebuilds the table from the waiting levels as a rebuild
+/// does ([`Layered::compact`]): the level under way whole (the positions
+/// it has read are in it, so not expanded again), then the levels above
+/// while they fit, the rest forgotten and checked when taken. That is the
+/// state the search itself reaches after a rebuild at the saved point, so
+/// the module comment's argument covers it: the sittings together expand
+/// every position stored once. The table the search had held positions
+/// of finished levels too, which are never met again. Node counts and the
+/// search time carry on from the save, and `limits.max_nodes` counts the
+/// saved nodes too; `limits.timeout` is for this sitting.
+pub fn solve_layered_saving(
+    rules: &demon_core::Rules,
+    layout: &demon_core::Layout,
+    limits: &Limits,
+    options: &Options,
+    dir: &Path,
+    header: &str,
+    save_at: &dyn Fn(&Limit) -> bool,
+) -> Result<(Outcome, FileAfter), SolveError> {
+    let game = Game::new(rules, layout)?;
+    let ck = |e: std::io::Error| SolveError::Checkpoint(format!("{}: {e}", dir.display()));
+    std::fs::create_dir_all(dir).map_err(ck)?;
+    let mut resume = crate::checkpoint::open(&dir.join(SAVE_FILE), header)?;
+    if resume.is_none() {
+        // A directory of the search's own, perhaps with the files of a
+        // search killed before its first save, which go.
+        for e in std::fs::read_dir(dir).map_err(ck)? {
+            let name = e.map_err(ck)?.file_name();
+            if !name.to_str().is_some_and(ours) {
+                return Err(SolveError::Checkpoint(format!(
+                    "{} holds other files than a layered search's ({}): give a directory of its own",
+                    dir.display(),
+                    name.to_string_lossy()
+                )));
+            }
+        }
+        remove_files(dir, None).map_err(ck)?;
+    }
+    let saving = Saving {
+        dir,
+        header,
+        next_file: 0,
+        finished: Vec::new(),
+        last: Instant::now(),
+        last_nodes: 0,
+        before: std::time::Duration::ZERO,
+        any: false,
+    };
+    let (out, after) = search(
+        &game,
+        limits,
+        options,
+        Some(saving),
+        resume.as_mut().map(|r| r as &mut dyn Read),
+        save_at,
+    )?;
+    if let Verdict::Won(moves) = &out.verdict {
+        crate::search::check_win(rules, layout, moves)?;
+    }
+    Ok((out, after))
+}
+
+/// Whether a file of this name may be a saved layered search's.
+fn ours(name: &str) -> bool {
+    ["log", SAVE_FILE, "search.ck.tmp"].contains(&name)
+        || name
+            .strip_prefix("level-")
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Removes the files of a saved search from `dir`: all of them, or, with
+/// `keep`, only the level files it does not name.
+fn remove_files(
+    dir: &Path,
+    keep: Option<&std::collections::HashSet<String>>,
+) -> std::io::Result<()> {
+    for e in std::fs::read_dir(dir)? {
+        let e = e?;
+        let name = e.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let gone = match keep {
+            _ if !ours(name) => false,
+            _ if name.starts_with("level-") => keep.is_none_or(|k| !k.contains(name)),
+            None => true,
+            Some(_) => false,
+        };
+        if gone {
+            match std::fs::remove_file(e.path()) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}
+
+fn search(
+    game: &Game,
+    limits: &Limits,
+    options: &Options,
+    saving: Option<Saving>,
+    resume: Option<&mut dyn Read>,
+    save_at: &dyn Fn(&Limit) -> bool,
+) -> Result<(Outcome, FileAfter), SolveError> {
     if game.rules().worrying_back {
         return Err(SolveError::Unsupported(
             "the layered search needs cards to stay on the foundations (no worrying back)".into(),
@@ -775,13 +1033,17 @@ pub(crate) fn search_layered(
             (held + (256 << 10)).div_ceil(1 << 10)
         )));
     }
+    let log = match &saving {
+        Some(sv) if resume.is_none() => Log::new(Some(&sv.dir.join("log"))),
+        _ => Log::new(None),
+    };
     let mut s = Layered {
         game,
         table: FingerprintSet::with_budget(table_budget),
         pending: BTreeMap::new(),
         buf,
         queue_bytes: 0,
-        log: Log::new().map_err(log_error)?,
+        log: log.map_err(log_error)?,
         stats: Stats::default(),
         limits: *limits,
         options: *options,
@@ -791,36 +1053,344 @@ pub(crate) fn search_layered(
         scratch: SmallVec::new(),
         autos: Vec::new(),
         record: Vec::new(),
+        saving,
     };
-    let finish = |mut s: Layered, verdict: Verdict| -> Result<Outcome, SolveError> {
-        s.stats.elapsed = s.start.elapsed();
-        s.stats.peak_memory = s.stats.peak_memory.max(s.memory());
-        Ok(Outcome {
+    let stop = match resume {
+        Some(r) => s.load(r)?.err(),
+        None => s.start_search()?,
+    };
+    let stop = match stop {
+        Some(stop) => Some(stop),
+        None => loop {
+            let Some(&lv) = s.pending.keys().next() else {
+                break None;
+            };
+            if let Some(stop) = s.level(lv)? {
+                break Some(stop);
+            }
+            // Finished: its positions are forgotten at the next rebuild.
+            let done = s.pending.remove(&lv).expect("the level under way");
+            s.queue_bytes -= done.bytes();
+            if let (Some(sv), Some(p)) = (&mut s.saving, &done.path) {
+                sv.finished.push(p.clone());
+            }
+        },
+    };
+    let verdict = match stop {
+        None => Verdict::Lost,
+        Some(Stop::Won(moves)) => Verdict::Won(moves),
+        Some(Stop::Limit(l)) => Verdict::Unknown(l),
+    };
+    let mut after = FileAfter::None;
+    if let Some((dir, any)) = s.saving.as_ref().map(|sv| (sv.dir, sv.any)) {
+        let ck = |e: std::io::Error| SolveError::Checkpoint(format!("{}: {e}", dir.display()));
+        match &verdict {
+            Verdict::Unknown(l) if !matches!(l, Limit::Memory(_)) && save_at(l) => {
+                s.save()?;
+                after = FileAfter::Saved;
+            }
+            Verdict::Unknown(_) if any => after = FileAfter::Kept,
+            _ => {
+                if any {
+                    after = FileAfter::Removed;
+                }
+                // The files are closed first (some systems cannot remove
+                // an open file).
+                s.pending.clear();
+                s.queue_bytes = 0;
+                s.log = Log::new(None).map_err(log_error)?;
+                remove_files(dir, None).map_err(ck)?;
+                let _ = std::fs::remove_dir(dir);
+            }
+        }
+    }
+    s.stats.elapsed = s.before() + s.start.elapsed();
+    s.stats.peak_memory = s.stats.peak_memory.max(s.memory());
+    Ok((
+        Outcome {
             verdict,
             stats: s.stats,
-        })
-    };
-    let mut st = game.initial();
-    play_safe_moves(game, &mut st, &mut s.autos);
-    s.stats.auto_moves += s.autos.len() as u64;
-    if game.is_won(&st) {
-        let moves = s.autos.iter().map(|a| a.0).collect();
-        return finish(s, Verdict::Won(moves));
+        },
+        after,
+    ))
+}
+
+/// Writes `v` (8 bytes, little-endian).
+fn put(out: &mut Vec<u8>, v: u64) {
+    out.extend_from_slice(&v.to_le_bytes());
+}
+
+/// A saved search's description read back.
+struct Reader<'a> {
+    b: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn bytes(&mut self, n: u64) -> Result<&[u8], SolveError> {
+        let n = usize::try_from(n).map_err(|_| damaged())?;
+        let end = self.at.checked_add(n).filter(|&e| e <= self.b.len());
+        let end = end.ok_or_else(damaged)?;
+        let out = &self.b[self.at..end];
+        self.at = end;
+        Ok(out)
     }
-    if let Err(l) = s.store(&st, level(game, &st), NO_PARENT, None)? {
-        return finish(s, Verdict::Unknown(l));
+
+    fn u64(&mut self) -> Result<u64, SolveError> {
+        Ok(u64::from_le_bytes(
+            self.bytes(8)?.try_into().expect("8 bytes"),
+        ))
     }
-    while let Some(&lv) = s.pending.keys().next() {
-        match s.level(lv)? {
-            Some(Stop::Won(moves)) => return finish(s, Verdict::Won(moves)),
-            Some(Stop::Limit(l)) => return finish(s, Verdict::Unknown(l)),
-            None => {}
+}
+
+fn damaged() -> SolveError {
+    SolveError::Checkpoint(format!("{SAVE_FILE} is damaged"))
+}
+
+/// FNV-1a over `b`: a save's checksum.
+fn checksum(b: &[u8]) -> u64 {
+    b.iter().fold(0xcbf2_9ce4_8422_2325, |h, &x| {
+        (h ^ u64::from(x)).wrapping_mul(0x100_0000_01b3)
+    })
+}
+
+impl Layered<'_> {
+    /// The search time of the sittings before this one.
+    fn before(&self) -> std::time::Duration {
+        self.saving
+            .as_ref()
+            .map_or(std::time::Duration::ZERO, |sv| sv.before)
+    }
+
+    /// Stores the deal's position (its safe moves played): `Some` if that
+    /// ends the search.
+    fn start_search(&mut self) -> Result<Option<Stop>, SolveError> {
+        let game = self.game;
+        let mut st = game.initial();
+        play_safe_moves(game, &mut st, &mut self.autos);
+        self.stats.auto_moves += self.autos.len() as u64;
+        if game.is_won(&st) {
+            let moves = self.autos.iter().map(|a| a.0).collect();
+            return Ok(Some(Stop::Won(moves)));
         }
-        // Finished: its positions are forgotten at the next rebuild.
-        let done = s.pending.remove(&lv).expect("the level under way");
-        s.queue_bytes -= done.bytes();
+        Ok(match self.store(&st, level(game, &st), NO_PARENT, None)? {
+            Err(l) => Some(Stop::Limit(l)),
+            Ok(()) => None,
+        })
     }
-    finish(s, Verdict::Lost)
+
+    /// Whether to save now: ten minutes since the last save (checked
+    /// every 4,096 nodes), or, for tests, `Options::layered_save_every`
+    /// nodes.
+    fn save_due(&self) -> bool {
+        let Some(sv) = &self.saving else {
+            return false;
+        };
+        match self.options.layered_save_every {
+            Some(n) => self.stats.nodes >= sv.last_nodes + n,
+            None => {
+                self.stats.nodes.is_multiple_of(4096)
+                    && self.stats.nodes > sv.last_nodes
+                    && sv.last.elapsed() >= SAVE_EVERY
+            }
+        }
+    }
+
+    /// Saves the search in its directory (see [`solve_layered_saving`]),
+    /// between two positions expanded.
+    fn save(&mut self) -> Result<(), SolveError> {
+        let sv = self.saving.as_ref().expect("a directory to save in");
+        let (dir, header) = (sv.dir, sv.header);
+        let ck = |e: std::io::Error| {
+            SolveError::Checkpoint(format!("cannot save in {}: {e}", dir.display()))
+        };
+        self.stats.elapsed = sv.before + self.start.elapsed();
+        self.stats.peak_memory = self.stats.peak_memory.max(self.memory());
+        let mut b = Vec::new();
+        let st = &self.stats;
+        for v in [
+            st.nodes,
+            st.stored,
+            st.hits,
+            st.dead,
+            st.auto_moves,
+            st.rebuilds,
+            st.peak_memory as u64,
+            st.elapsed.as_micros().min(u64::MAX as u128) as u64,
+        ] {
+            put(&mut b, v);
+        }
+        let log = &self.log;
+        log.file.file.sync_data().map_err(ck)?;
+        put(&mut b, log.records);
+        put(&mut b, log.file.len);
+        put(&mut b, log.offsets.len() as u64);
+        for &o in &log.offsets {
+            put(&mut b, o);
+        }
+        put(&mut b, log.tail.len() as u64);
+        b.extend_from_slice(&log.tail);
+        put(&mut b, sv.next_file);
+        put(&mut b, self.pending.len() as u64);
+        for (&lv, q) in self.pending.iter_mut() {
+            if !q.tail.is_empty() {
+                let before = q.bytes();
+                q.write_tail().map_err(ck)?;
+                self.queue_bytes = self.queue_bytes + q.bytes() - before;
+            }
+            let name = q.path.as_ref().and_then(|p| p.file_name()?.to_str());
+            let name = name.expect("a saved search's levels have named files");
+            put(&mut b, lv);
+            put(&mut b, name.len() as u64);
+            b.extend_from_slice(name.as_bytes());
+            match &q.file {
+                Some(f) => {
+                    f.file.sync_data().map_err(ck)?;
+                    put(&mut b, f.len);
+                }
+                None => put(&mut b, 0),
+            }
+            put(&mut b, q.blocks.len() as u64);
+            for &(at, len) in &q.blocks {
+                put(&mut b, at);
+                put(&mut b, u64::from(len));
+            }
+            for v in [q.next as u64, q.rpos as u64, q.count, q.popped, q.lo, q.hi] {
+                put(&mut b, v);
+            }
+        }
+        let sum = checksum(&b);
+        put(&mut b, sum);
+        let tmp = dir.join("search.ck.tmp");
+        let mut f = File::create(&tmp).map_err(ck)?;
+        f.write_all(&(header.len() as u64).to_le_bytes())
+            .and_then(|_| f.write_all(header.as_bytes()))
+            .and_then(|_| f.write_all(&b))
+            .and_then(|_| f.sync_all())
+            .map_err(ck)?;
+        drop(f);
+        std::fs::rename(&tmp, dir.join(SAVE_FILE)).map_err(ck)?;
+        #[cfg(unix)]
+        File::open(dir).and_then(|d| d.sync_all()).map_err(ck)?;
+        let sv = self.saving.as_mut().expect("a directory to save in");
+        for p in sv.finished.drain(..) {
+            match std::fs::remove_file(&p) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(ck(e)),
+                _ => {}
+            }
+        }
+        sv.last = Instant::now();
+        sv.last_nodes = self.stats.nodes;
+        sv.any = true;
+        Ok(())
+    }
+
+    /// Goes on from the search saved in the directory, whose description
+    /// `r` holds past its header (see [`solve_layered_saving`]): the files
+    /// cut back to their saved lengths, and the table rebuilt from the
+    /// waiting levels. `Err` with the limit if the level under way does
+    /// not fit in the table.
+    fn load(&mut self, r: &mut dyn Read) -> Result<Result<(), Stop>, SolveError> {
+        let sv = self.saving.as_ref().expect("a directory to resume from");
+        let dir = sv.dir;
+        let ck = |e: std::io::Error| SolveError::Checkpoint(format!("{}: {e}", dir.display()));
+        let mut all = Vec::new();
+        r.read_to_end(&mut all).map_err(ck)?;
+        if all.len() < 8 {
+            return Err(damaged());
+        }
+        let (body, sum) = all.split_at(all.len() - 8);
+        if checksum(body) != u64::from_le_bytes(sum.try_into().expect("8 bytes")) {
+            return Err(damaged());
+        }
+        let mut rd = Reader { b: body, at: 0 };
+        let st = &mut self.stats;
+        st.nodes = rd.u64()?;
+        st.stored = rd.u64()?;
+        st.hits = rd.u64()?;
+        st.dead = rd.u64()?;
+        st.auto_moves = rd.u64()?;
+        st.rebuilds = rd.u64()?;
+        st.peak_memory = rd.u64()? as usize;
+        let before = std::time::Duration::from_micros(rd.u64()?);
+        let records = rd.u64()?;
+        let len = rd.u64()?;
+        let n = rd.u64()?;
+        let offsets = (0..n).map(|_| rd.u64()).collect::<Result<Vec<_>, _>>()?;
+        let n = rd.u64()?;
+        let tail = rd.bytes(n)?.to_vec();
+        if offsets.len() as u64 * LOG_BLOCK as u64 * RECORD as u64 + tail.len() as u64
+            != records * RECORD as u64
+        {
+            return Err(damaged());
+        }
+        let mut log = Log {
+            file: Scratch::reopen(&dir.join("log"), len).map_err(ck)?,
+            offsets,
+            tail: Vec::with_capacity(LOG_BLOCK * RECORD),
+            records,
+            cbuf: Vec::new(),
+            mv: Vec::with_capacity(5),
+        };
+        log.tail.extend_from_slice(&tail);
+        self.log = log;
+        let next_file = rd.u64()?;
+        let n = rd.u64()?;
+        let mut names = std::collections::HashSet::new();
+        for _ in 0..n {
+            let lv = rd.u64()?;
+            let len = rd.u64()?;
+            let name = std::str::from_utf8(rd.bytes(len)?).map_err(|_| damaged())?;
+            if !name.starts_with("level-") || name.contains(['/', '\\']) {
+                return Err(damaged());
+            }
+            names.insert(name.to_owned());
+            let path = dir.join(name);
+            let mut q = Queue::new(self.buf, Some(path.clone()));
+            let flen = rd.u64()?;
+            let nb = rd.u64()?;
+            for _ in 0..nb {
+                let at = rd.u64()?;
+                let len = u32::try_from(rd.u64()?).map_err(|_| damaged())?;
+                q.blocks.push((at, len));
+            }
+            if nb > 0 {
+                q.file = Some(Scratch::reopen(&path, flen).map_err(ck)?);
+            }
+            let next = rd.u64()? as usize;
+            let rpos = rd.u64()? as usize;
+            let [count, popped, lo, hi] = [rd.u64()?, rd.u64()?, rd.u64()?, rd.u64()?];
+            if next > q.blocks.len() || popped > count || lo > hi || hi > count {
+                return Err(damaged());
+            }
+            if next > 0 {
+                let mut out = Vec::new();
+                q.read_block(next - 1, &mut out).map_err(ck)?;
+                q.rbuf = out;
+            }
+            if rpos > q.rbuf.len() {
+                return Err(damaged());
+            }
+            (q.next, q.rpos, q.count, q.popped, q.lo, q.hi) = (next, rpos, count, popped, lo, hi);
+            self.queue_bytes += q.bytes();
+            self.pending.insert(lv, q);
+        }
+        if rd.at != body.len() {
+            return Err(damaged());
+        }
+        let sv = self.saving.as_mut().expect("a directory to resume from");
+        sv.next_file = next_file;
+        sv.before = before;
+        sv.any = true;
+        sv.last_nodes = self.stats.nodes;
+        remove_files(dir, Some(&names)).map_err(ck)?;
+        // As a rebuild: the level under way whole, then the others while
+        // they fit.
+        if !self.pending.is_empty() && !self.compact(u64::MAX)? {
+            return Ok(Err(Stop::Limit(Limit::Memory(self.limits.max_memory))));
+        }
+        Ok(Ok(()))
+    }
 }
 
 #[cfg(test)]
@@ -869,7 +1439,7 @@ mod tests {
     fn a_queue_gives_back_its_positions_in_order() {
         let g = game();
         let all = positions(&g, 20_000);
-        let mut q = Queue::new(1 << 10);
+        let mut q = Queue::new(1 << 10, None);
         let (mut pushed, mut popped, mut eached) = (0, 0, 0);
         let mut x = 9u64;
         while popped < all.len() {
@@ -925,7 +1495,7 @@ mod tests {
     fn a_forgotten_queue_visits_what_came_after() {
         let g = game();
         let all = positions(&g, 3_000);
-        let mut q = Queue::new(1 << 10);
+        let mut q = Queue::new(1 << 10, None);
         for (st, id) in &all[..2_000] {
             q.push(&record(&g, st, *id)).unwrap();
         }
@@ -959,7 +1529,7 @@ mod tests {
         let mut scratch = SmallVec::new();
         generate(&g, &st, &mut scratch, &mut ReachMemo::default(), Gen::All);
         assert!(scratch.len() >= 2);
-        let mut log = Log::new().unwrap();
+        let mut log = Log::new(None).unwrap();
         let mut want = Vec::new();
         for i in 0..10_000u64 {
             let mut sm = scratch[i as usize % scratch.len()];

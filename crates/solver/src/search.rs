@@ -256,7 +256,7 @@ pub enum SolveError {
     Checkpoint(String),
     /// The layered search's files (its levels' positions and its log of
     /// moves) could not be written or read ([`crate::layered`]).
-    #[error("the layered search's files (in the temporary directory, TMPDIR): {0}")]
+    #[error("the layered search's files (in the temporary directory, TMPDIR, or the directory it is saved in): {0}")]
     Log(String),
     /// The options asked for cannot search these rules.
     #[error("{0}")]
@@ -339,6 +339,11 @@ pub struct Options {
     /// forgotten and checked again.
     #[doc(hidden)]
     pub layered_rebuild_every: Option<u64>,
+    /// For tests of the layered search's saves: save every this many
+    /// nodes instead of every ten minutes
+    /// ([`crate::layered::solve_layered_saving`]).
+    #[doc(hidden)]
+    pub layered_save_every: Option<u64>,
     /// Threads that search the deal together, sharing one table
     /// ([`Crew`]); 1 (the default) is the search of one thread. With more,
     /// which positions are searched, and when, depends on how the threads
@@ -469,6 +474,7 @@ impl Default for Options {
             replace_when_full: false,
             layered: false,
             layered_rebuild_every: None,
+            layered_save_every: None,
             threads: 1,
             table_bytes: None,
             stop: None,
@@ -596,18 +602,22 @@ pub fn solve_saving(
     let game = Game::new(rules, layout)?;
     let out = drive(&game, limits, options, resume, save, save_at)?;
     if let Verdict::Won(moves) = &out.verdict {
-        match replay(rules, layout, moves) {
-            Ok(r) if r.won => {}
-            Ok(r) => {
-                return Err(SolveError::BadSolution(format!(
-                    "it ends with {} cards on the foundations",
-                    r.foundation_cards
-                )))
-            }
-            Err(e) => return Err(SolveError::BadSolution(e.to_string())),
-        }
+        check_win(rules, layout, moves)?;
     }
     Ok(out)
+}
+
+/// Replays a won line with the independent checker: an error unless it
+/// wins.
+pub(crate) fn check_win(rules: &Rules, layout: &Layout, moves: &[Move]) -> Result<(), SolveError> {
+    match replay(rules, layout, moves) {
+        Ok(r) if r.won => Ok(()),
+        Ok(r) => Err(SolveError::BadSolution(format!(
+            "it ends with {} cards on the foundations",
+            r.foundation_cards
+        ))),
+        Err(e) => Err(SolveError::BadSolution(e.to_string())),
+    }
 }
 
 /// Node counts at which the exhaustive search first pauses for a

@@ -385,3 +385,152 @@ fn a_search_saved_with_no_path_resumes() {
     );
     assert!(!matches!(o.verdict, Verdict::Unknown(_)));
 }
+
+/// The layered search's saves ([`demon_solver::layered::solve_layered_saving`])
+/// on `want` small deals of the family (every rule option but worrying
+/// back, which it refuses), each searched in sittings of a quarter of its
+/// uninterrupted node count: every other deal saved at each stop, the
+/// others killed there, as it were, after saves every tenth of it (the
+/// next sitting goes on from the last save, its files cut back); every
+/// third deal with its table rebuilt every 1,024 positions stored,
+/// forgetting every waiting level, so that saves hold levels to be
+/// checked when taken. The sittings reach the verdict of the search
+/// without a stop; mostly (see the assertion) they expand the same
+/// positions and meet the same table hits, and a win's line, read back
+/// from the log across the sittings, is the same line.
+fn check_layered_family(g: GameKind, want: usize) -> (usize, usize, usize, usize) {
+    use demon_solver::checkpoint::{header, FileAfter};
+    use demon_solver::layered::solve_layered_saving;
+    use demon_solver::Limit;
+    let limits = |n: Option<u64>| Limits {
+        max_nodes: n,
+        max_memory: 64 << 20,
+        timeout: None,
+    };
+    let dir = std::env::temp_dir().join(format!("demon-test-{}-layered-{g:?}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (mut checked, mut lost, mut sittings, mut won_tries, mut same) = (0, 0, 0, 0, 0);
+    'seeds: for seed in 0..2000u64 {
+        for (name, rules) in &variants(g) {
+            if checked >= want {
+                break 'seeds;
+            }
+            if rules.worrying_back {
+                continue;
+            }
+            let layout = Source::Native(seed).layout(rules);
+            // Lost deals, screened by the depth-first search (quick), and
+            // a third won ones (the layered search wins late).
+            let dfs = solve_with(rules, &layout, &limits(Some(5_000)), &Options::default());
+            match dfs.unwrap().verdict {
+                Verdict::Lost => {}
+                Verdict::Won(_) if won_tries < 100 && checked % 3 == 2 => won_tries += 1,
+                _ => continue,
+            }
+            let o = Options {
+                layered: true,
+                layered_rebuild_every: (checked % 3 == 0).then_some(1024),
+                ..Options::default()
+            };
+            let whole = solve_with(rules, &layout, &limits(Some(20_000)), &o).unwrap();
+            if matches!(whole.verdict, Verdict::Unknown(_)) || whole.stats.nodes < 300 {
+                continue;
+            }
+            let kill = checked % 2 == 1;
+            let step = whole.stats.nodes / 4 + 1;
+            let o = Options {
+                layered_save_every: kill.then_some(whole.stats.nodes / 10 + 1),
+                ..o
+            };
+            let h = header(rules, &layout, "test", &o);
+            let what = format!("{name} seed {seed} (killed: {kill})");
+            let mut k = 0;
+            let last = loop {
+                k += 1;
+                assert!(k <= 20, "{what}: no end after 20 sittings");
+                let (out, after) = solve_layered_saving(
+                    rules,
+                    &layout,
+                    &limits(Some(k * step)),
+                    &o,
+                    &dir,
+                    &h,
+                    &|_| !kill,
+                )
+                .unwrap();
+                match out.verdict {
+                    Verdict::Unknown(Limit::Nodes(_)) => {
+                        let want = if kill {
+                            FileAfter::Kept
+                        } else {
+                            FileAfter::Saved
+                        };
+                        assert_eq!(after, want, "{what}, sitting {k}");
+                    }
+                    _ => {
+                        assert!(!dir.exists(), "{what}: files left");
+                        break out;
+                    }
+                }
+            };
+            assert_eq!(
+                std::mem::discriminant(&last.verdict),
+                std::mem::discriminant(&whole.verdict),
+                "{what}: {k} sittings: {:?} against {:?}",
+                last.verdict,
+                whole.verdict
+            );
+            same += usize::from(
+                (last.stats.nodes, last.stats.hits) == (whole.stats.nodes, whole.stats.hits)
+                    && last.verdict == whole.verdict,
+            );
+            checked += 1;
+            lost += usize::from(last.verdict == Verdict::Lost);
+            sittings += k as usize;
+        }
+    }
+    (checked, lost, sittings, same)
+}
+
+macro_rules! layered_family {
+    ($name:ident, $g:expr, $want:expr, $lost:expr) => {
+        #[test]
+        fn $name() {
+            let (checked, lost, sittings, same) = check_layered_family($g, $want);
+            println!(
+                "{} (layered): {checked} deals, {lost} lost, {sittings} sittings, {same} the same",
+                $g
+            );
+            assert_eq!(checked, $want, "too few deals big enough to stop");
+            let at_least: usize = $lost;
+            assert!(lost >= at_least, "only {lost} lost deals");
+            assert!(sittings >= 3 * checked, "only {sittings} sittings");
+            // Mostly the very same search: it differs where a position
+            // was passed over, found dominated by one of a finished
+            // level's that a rebuild or a resume has since forgotten.
+            assert!(4 * same >= 3 * checked, "only {same} the same");
+        }
+    };
+}
+
+layered_family!(canfield_layered, GameKind::Canfield, 12, 1);
+layered_family!(superior_canfield_layered, GameKind::SuperiorCanfield, 12, 1);
+layered_family!(double_canfield_layered, GameKind::DoubleCanfield, 12, 0);
+layered_family!(rainbow_layered, GameKind::Rainbow, 12, 1);
+layered_family!(
+    selective_canfield_layered,
+    GameKind::SelectiveCanfield,
+    12,
+    0
+);
+layered_family!(chameleon_layered, GameKind::Chameleon, 12, 1);
+layered_family!(storehouse_layered, GameKind::Storehouse, 9, 1);
+layered_family!(
+    variegated_canfield_layered,
+    GameKind::VariegatedCanfield,
+    12,
+    0
+);
+layered_family!(american_toad_layered, GameKind::AmericanToad, 12, 0);
+layered_family!(double_easthaven_layered, GameKind::DoubleEasthaven, 12, 1);
+layered_family!(easthaven_layered, GameKind::Easthaven, 4, 0);

@@ -160,3 +160,197 @@ fn worrying_back_is_refused() {
         other => panic!("{other:?}"),
     }
 }
+
+/// A fresh directory for a saved layered search.
+fn save_dir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("demon-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// Runs a layered search saved in `dir` in sittings, each stopped by a
+/// node limit `step` more than the last, until it is decided: saved at
+/// each stop (`save_at_stop`), or killed there, as it were (the files
+/// keep what was written since the last save, every `every` nodes), and
+/// continued. The decided outcome, and the sittings.
+fn sittings(
+    rules: &Rules,
+    layout: &Layout,
+    bytes: usize,
+    dir: &std::path::Path,
+    step: u64,
+    every: Option<u64>,
+    save_at_stop: bool,
+) -> (Outcome, u64) {
+    use demon_solver::checkpoint::{header, FileAfter};
+    use demon_solver::layered::solve_layered_saving;
+    let o = Options {
+        layered_save_every: every,
+        ..layered(None)
+    };
+    let h = header(rules, layout, "test", &o);
+    let mut resumed_at = 0;
+    for k in 1..=1_000 {
+        let limits = Limits {
+            max_nodes: Some(k * step),
+            ..memory(bytes)
+        };
+        let (out, after) =
+            solve_layered_saving(rules, layout, &limits, &o, dir, &h, &|_| save_at_stop).unwrap();
+        let what = format!("sitting {k}: {out:?}");
+        assert!(out.stats.nodes >= resumed_at, "{what}");
+        match out.verdict {
+            Verdict::Unknown(Limit::Nodes(n)) => {
+                assert_eq!((n, out.stats.nodes), (k * step, k * step), "{what}");
+                let want = if save_at_stop {
+                    FileAfter::Saved
+                } else {
+                    FileAfter::Kept
+                };
+                assert_eq!(after, want, "{what}");
+                assert!(dir.join("search.ck").exists(), "{what}");
+                resumed_at = if save_at_stop {
+                    k * step
+                } else {
+                    k * step / every.unwrap() * every.unwrap()
+                };
+            }
+            _ => {
+                assert_eq!(after, FileAfter::Removed, "{what}");
+                assert!(!dir.exists(), "{what}");
+                return (out, k);
+            }
+        }
+    }
+    panic!("not decided in 1,000 sittings");
+}
+
+/// A layered search stopped and continued from its save, again and
+/// again, expands the positions the search without a stop expands, and
+/// meets the same table hits (Chameleon 723: 294,408 and 397,711, as in
+/// `a_rebuilt_table_forgets_only_what_it_may`): saved at each stop, and
+/// killed after its last periodic save (its files then hold what was
+/// written since, which the next sitting cuts off). With room for every
+/// level the positions stored are the same too; at 1 MiB waiting levels
+/// are forgotten, saved so, and their copies checked when taken.
+#[test]
+fn a_layered_search_goes_on_from_its_saves() {
+    let rules = preset(GameKind::Chameleon);
+    let layout = Source::Native(723).layout(&rules);
+    for (bytes, every, at_stop) in [
+        (256 << 20, None, true),
+        (256 << 20, Some(20_000), false),
+        (1 << 20, Some(15_000), false),
+    ] {
+        let dir = save_dir(&format!("c723-{bytes}-{at_stop}"));
+        let (out, n) = sittings(&rules, &layout, bytes, &dir, 37_000, every, at_stop);
+        let what = format!("{bytes} bytes, saves every {every:?}, saved at stops {at_stop}");
+        assert_eq!(out.verdict, Verdict::Lost, "{what}");
+        let s = &out.stats;
+        assert_eq!((s.nodes, s.hits), (294_408, 397_711), "{what}");
+        if bytes == 256 << 20 {
+            assert_eq!(s.stored, 294_408, "{what}");
+        } else {
+            assert!(s.stored > 294_408, "{what}: {s:?}");
+        }
+        assert!(s.peak_memory <= bytes, "{what}: {s:?}");
+        // The node limits are the sittings' (37,000 more each), not the saves'.
+        assert_eq!(n, 8, "{what}");
+    }
+}
+
+/// A won deal (Canfield on 6 ranks; the first of `a_win_is_read_back_
+/// from_the_log`'s) searched in sittings of 1,500 nodes, saved every 400
+/// and killed at each stop: the log, cut back and continued, gives the
+/// line of the search without a stop, at the same node count.
+#[test]
+fn a_win_is_read_back_across_sittings() {
+    let rules = common::small(
+        GameKind::Canfield,
+        Reading::Standard,
+        RuleOverrides::default(),
+    )
+    .unwrap();
+    let limits = Limits {
+        max_nodes: Some(100_000),
+        ..memory(64 << 20)
+    };
+    let (seed, whole) = (1..=40)
+        .map(|seed| {
+            let layout = Source::Native(seed).layout(&rules);
+            (seed, run(&rules, &layout, &limits, &layered(None)))
+        })
+        .find(|(_, o)| matches!(o.verdict, Verdict::Won(_)) && o.stats.nodes > 3_000)
+        .expect("a won deal");
+    let layout = Source::Native(seed).layout(&rules);
+    let dir = save_dir("canfield-won");
+    let (out, n) = sittings(&rules, &layout, 64 << 20, &dir, 1_500, Some(400), false);
+    assert_eq!(out.verdict, whole.verdict, "seed {seed}");
+    assert_eq!(
+        (out.stats.nodes, out.stats.stored, out.stats.hits),
+        (whole.stats.nodes, whole.stats.stored, whole.stats.hits),
+        "seed {seed}"
+    );
+    assert!(n > 2, "seed {seed}: {n} sittings");
+}
+
+/// A save is refused for another deal, and when damaged, saying so; the
+/// files are left as they are.
+#[test]
+fn a_save_is_refused_for_another_deal_or_damaged() {
+    use demon_solver::checkpoint::header;
+    use demon_solver::layered::solve_layered_saving;
+    let rules = preset(GameKind::Chameleon);
+    let (a, b) = (
+        Source::Native(723).layout(&rules),
+        Source::Native(724).layout(&rules),
+    );
+    let o = layered(None);
+    let limits = Limits {
+        max_nodes: Some(5_000),
+        ..memory(64 << 20)
+    };
+    let dir = save_dir("refused");
+    let ha = header(&rules, &a, "chameleon", &o);
+    let (out, _) = solve_layered_saving(&rules, &a, &limits, &o, &dir, &ha, &|_| true).unwrap();
+    assert_eq!(out.verdict, Verdict::Unknown(Limit::Nodes(5_000)));
+    let hb = header(&rules, &b, "chameleon", &o);
+    match solve_layered_saving(&rules, &b, &limits, &o, &dir, &hb, &|_| true) {
+        Err(SolveError::Checkpoint(m)) => assert!(m.contains("another search"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    let save = dir.join("search.ck");
+    let mut bytes = std::fs::read(&save).unwrap();
+    let at = bytes.len() - 20;
+    bytes[at] ^= 1;
+    std::fs::write(&save, &bytes).unwrap();
+    match solve_layered_saving(&rules, &a, &limits, &o, &dir, &ha, &|_| true) {
+        Err(SolveError::Checkpoint(m)) => assert!(m.contains("damaged"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    assert!(dir.join("log").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A directory that holds other files is refused, and left as it is.
+#[test]
+fn a_directory_of_other_files_is_refused() {
+    use demon_solver::checkpoint::header;
+    use demon_solver::layered::solve_layered_saving;
+    let rules = preset(GameKind::Chameleon);
+    let layout = Source::Native(723).layout(&rules);
+    let o = layered(None);
+    let dir = save_dir("other-files");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("notes.txt"), "mine").unwrap();
+    let h = header(&rules, &layout, "chameleon", &o);
+    match solve_layered_saving(&rules, &layout, &memory(64 << 20), &o, &dir, &h, &|_| true) {
+        Err(SolveError::Checkpoint(m)) => assert!(m.contains("notes.txt"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        std::fs::read_to_string(dir.join("notes.txt")).unwrap(),
+        "mine"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

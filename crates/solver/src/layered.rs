@@ -579,6 +579,9 @@ struct Layered<'g> {
     record: Vec<u8>,
     /// Where the search is saved ([`Layered::save`]), if it is.
     saving: Option<Saving<'g>>,
+    /// The children of the position being expanded: state, fingerprint
+    /// and talon level, level, move.
+    kids: Vec<(State, (u128, u8), u64, SMove)>,
 }
 
 /// A layered search saved in a directory (see [`solve_layered_saving`]).
@@ -624,11 +627,13 @@ impl<'g> Layered<'g> {
         self.table.bytes() + self.queue_bytes + self.log.bytes()
     }
 
-    /// Stores `st` (of level `lv`), reached from position `parent` by
-    /// `sm`, if new: in the table, the log and its level's file.
+    /// Stores `st` (of level `lv`, fingerprint and talon level `key`),
+    /// reached from position `parent` by `sm`, if new: in the table, the
+    /// log and its level's file.
     fn store(
         &mut self,
         st: &State,
+        key: (u128, u8),
         lv: u64,
         parent: u64,
         sm: Option<&SMove>,
@@ -641,7 +646,7 @@ impl<'g> Layered<'g> {
                 }
             }
         }
-        match self.insert(st)? {
+        match self.insert(key)? {
             Insert::Present => {
                 self.stats.hits += 1;
                 return Ok(Ok(()));
@@ -682,8 +687,7 @@ impl<'g> Layered<'g> {
     /// Enters `st` in the table, rebuilding it when full
     /// ([`Layered::compact`]): `Full` only when the level under way leaves
     /// too little room.
-    fn insert(&mut self, st: &State) -> Result<Insert, SolveError> {
-        let (key, tl) = fingerprint_level(self.game, st);
+    fn insert(&mut self, (key, tl): (u128, u8)) -> Result<Insert, SolveError> {
         let r = self.table.insert_level(key, tl);
         if r != Insert::Full {
             return Ok(r);
@@ -748,7 +752,7 @@ impl<'g> Layered<'g> {
                 // Pushed before the table forgot this level: met since
                 // (pushed again, or checked earlier in the queue), or new.
                 debug_assert_eq!(i, q.lo);
-                let r = self.insert(&st)?;
+                let r = self.insert(fingerprint_level(g, &st))?;
                 self.pending.get_mut(&lv).expect("the level under way").lo = i + 1;
                 match r {
                     Insert::New => {}
@@ -774,6 +778,10 @@ impl<'g> Layered<'g> {
                 continue;
             }
             generate(g, &st, &mut self.scratch, &mut self.reach, Gen::All);
+            // Every child first, its table buckets fetched, then each
+            // stored: the trips to a large table's memory overlap.
+            let mut kids = std::mem::take(&mut self.kids);
+            kids.clear();
             for i in 0..self.scratch.len() {
                 let sm = self.scratch[i];
                 let mut child = st.clone();
@@ -789,10 +797,16 @@ impl<'g> Layered<'g> {
                 let clv = level(g, &child);
                 // The module comment's argument: no move lowers the level.
                 assert!(clv >= lv, "a move lowered the level: {sm:?}");
-                if let Err(l) = self.store(&child, clv, id, Some(&sm))? {
+                let key = fingerprint_level(g, &child);
+                self.table.prefetch_key(key.0);
+                kids.push((child, key, clv, sm));
+            }
+            for (child, key, clv, sm) in &kids {
+                if let Err(l) = self.store(child, *key, *clv, id, Some(sm))? {
                     return Ok(Some(Stop::Limit(l)));
                 }
             }
+            self.kids = kids;
         }
     }
 
@@ -1054,6 +1068,7 @@ fn search(
         autos: Vec::new(),
         record: Vec::new(),
         saving,
+        kids: Vec::new(),
     };
     let stop = match resume {
         Some(r) => s.load(r)?.err(),
@@ -1173,10 +1188,13 @@ impl Layered<'_> {
             let moves = self.autos.iter().map(|a| a.0).collect();
             return Ok(Some(Stop::Won(moves)));
         }
-        Ok(match self.store(&st, level(game, &st), NO_PARENT, None)? {
-            Err(l) => Some(Stop::Limit(l)),
-            Ok(()) => None,
-        })
+        let key = fingerprint_level(game, &st);
+        Ok(
+            match self.store(&st, key, level(game, &st), NO_PARENT, None)? {
+                Err(l) => Some(Stop::Limit(l)),
+                Ok(()) => None,
+            },
+        )
     }
 
     /// Whether to save now: ten minutes since the last save (checked

@@ -551,6 +551,19 @@ impl FingerprintSet {
     /// (every line open to the new arrival was open to the earlier one,
     /// which the search explored, or is exploring above it). At a lower
     /// level than before it is `New` and the level is lowered.
+    /// Asks the processor to start loading the buckets `fp` may be in,
+    /// ahead of an insertion: a caller with several keys to insert at
+    /// once overlaps their trips to memory.
+    #[inline]
+    pub fn prefetch_key(&self, fp: u128) {
+        let nb = self.buckets.len();
+        let b1 = home(fp, nb);
+        prefetch(&self.buckets[b1]);
+        if self.len * 2 > nb * WAYS {
+            prefetch(&self.buckets[second_bucket(b1, fp, nb)]);
+        }
+    }
+
     pub fn insert_level(&mut self, fp: u128, level: u8) -> Insert {
         self.insert_with(fp, level, None)
     }

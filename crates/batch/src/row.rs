@@ -141,6 +141,31 @@ impl Job {
         };
         let mut out = match &self.checkpoints {
             None => solve_with(&self.rules, &layout, &self.limits, &options).map_err(fail)?,
+            Some(dir) if options.layered => {
+                use demon_solver::checkpoint::{self, FileAfter};
+                use demon_solver::layered;
+                // A directory a deal, saved every ten minutes too; a deal
+                // that ends (its row written) leaves nothing behind.
+                let path = self.checkpoint_path(dir, seed);
+                let header = checkpoint::header(&self.rules, &layout, self.game.name(), &options);
+                let (out, after) = layered::solve_layered_saving(
+                    &self.rules,
+                    &layout,
+                    &self.limits,
+                    &options,
+                    &path,
+                    &header,
+                    &|l| *l == Limit::Interrupted,
+                )
+                .map_err(fail)?;
+                match after {
+                    FileAfter::Saved => return Ok(None),
+                    FileAfter::Kept => layered::remove_saved(&path)
+                        .map_err(|e| format!("seed {seed}: {}: {e}", path.display()))?,
+                    FileAfter::Removed | FileAfter::None => {}
+                }
+                out
+            }
             Some(dir) => {
                 use demon_solver::checkpoint::{self, FileAfter};
                 let path = self.checkpoint_path(dir, seed);
@@ -168,8 +193,14 @@ impl Job {
         Ok(Some(Row::from_outcome(self.game, &self.rules, seed, &out)))
     }
 
-    /// Where deal `seed` is saved in checkpoint directory `dir`.
+    /// Where deal `seed` is saved in checkpoint directory `dir`: a file,
+    /// or a directory for the layered search.
     pub fn checkpoint_path(&self, dir: &Path, seed: u64) -> PathBuf {
-        dir.join(format!("{}-{seed}.ck", self.game.name()))
+        let ext = if self.options.layered {
+            "layered"
+        } else {
+            "ck"
+        };
+        dir.join(format!("{}-{seed}.{ext}", self.game.name()))
     }
 }

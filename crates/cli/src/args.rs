@@ -105,13 +105,8 @@ pub enum Command {
             help_heading = "Deals"
         )]
         retry_unknown: Option<PathBuf>,
-        /// Save the search of each deal that Ctrl-C interrupts in DIR (created if need be; GAME-SEED.ck, the format of `demon solve --checkpoint`), and continue it from there in the next run (--resume). Without it, Ctrl-C loses the deals in progress. A file is removed once its deal ends. Files can be large: about 17 bytes a position, up to 3.5 GB for a deal with a 4G share.
-        #[arg(
-            long,
-            value_name = "DIR",
-            help_heading = "Report",
-            conflicts_with = "layered"
-        )]
+        /// Save the search of each deal that Ctrl-C interrupts in DIR (created if need be; GAME-SEED.ck, the format of `demon solve --checkpoint`), and continue it from there in the next run (--resume). Without it, Ctrl-C loses the deals in progress. A file is removed once its deal ends. Files can be large: about 17 bytes a position, up to 3.5 GB for a deal with a 4G share. With --layered, each deal has a directory instead (GAME-SEED.layered, as `demon solve --layered --checkpoint`), which holds its search's files as it runs, is saved every ten minutes as well, and goes when the deal ends.
+        #[arg(long, value_name = "DIR", help_heading = "Report")]
         checkpoint_dir: Option<PathBuf>,
     },
     /// Solve the same deals under several rule variants and compare their win rates, deal by deal.

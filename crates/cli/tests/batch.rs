@@ -658,3 +658,65 @@ fn ctrl_c_saves_the_deals_in_progress_with_a_checkpoint_dir() {
         )
     );
 }
+
+#[test]
+fn ctrl_c_saves_a_layered_deal_in_its_directory() {
+    // Chameleon 723 by the layered search (lost, 294,408 positions
+    // expanded): Ctrl-C while it is searched saves it in
+    // ck/chameleon-723.layered, and --resume goes on from there to the
+    // row an uninterrupted run writes, the directory then removed.
+    let d = dir();
+    let csv = d.path().join("r.csv");
+    let ck = d.path().join("ck");
+    let args: Vec<String> = [
+        "batch",
+        "chameleon",
+        "--seeds",
+        "723..723",
+        "--layered",
+        "--jobs",
+        "1",
+        "--max-memory",
+        "64M",
+        "--csv",
+        csv.to_str().unwrap(),
+        "--checkpoint-dir",
+        ck.to_str().unwrap(),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let child = Command::new(env!("CARGO_BIN_EXE_demon"))
+        .args(&args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let saved = ck.join("chameleon-723.layered");
+    let t = Instant::now();
+    while !saved.join("log").exists() && t.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    let st = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", text(&o.stderr));
+    assert!(saved.join("search.ck").exists(), "{}", text(&o.stderr));
+    assert_eq!(lines(&csv), 1, "no row for the interrupted deal");
+
+    let mut resume = args.clone();
+    resume.push("--resume".into());
+    let o = demon(&resume.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        !saved.exists(),
+        "the directory of a finished deal is removed"
+    );
+    let report = std::fs::read_to_string(&csv).unwrap();
+    let f: Vec<&str> = report.lines().nth(1).unwrap().split(',').collect();
+    assert_eq!((f[2], f[3], f[5]), ("723", "lost", "294408"), "{report}");
+}

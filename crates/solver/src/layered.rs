@@ -984,6 +984,15 @@ pub fn solve_layered_saving(
     Ok((out, after))
 }
 
+/// Removes a saved layered search from `dir` (its files, then the
+/// directory if left empty): for a caller done with a search that kept its
+/// last save ([`FileAfter::Kept`]).
+pub fn remove_saved(dir: &Path) -> std::io::Result<()> {
+    remove_files(dir, None)?;
+    let _ = std::fs::remove_dir(dir);
+    Ok(())
+}
+
 /// Whether a file of this name may be a saved layered search's.
 fn ours(name: &str) -> bool {
     ["log", SAVE_FILE, "search.ck.tmp"].contains(&name)
@@ -1114,8 +1123,7 @@ fn search(
                 s.pending.clear();
                 s.queue_bytes = 0;
                 s.log = Log::new(None).map_err(log_error)?;
-                remove_files(dir, None).map_err(ck)?;
-                let _ = std::fs::remove_dir(dir);
+                remove_saved(dir).map_err(ck)?;
             }
         }
     }

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Chameleon 93 (unknown at 800 M nodes, 4 GiB, depth first) with the layered search,
 # saved in ck/ (run again to continue): 10 GiB, one core at nice 5.
+# DEMON= and TIMEOUT= change the build and the sitting's time limit.
 DEMON=${DEMON:-/tmp/demon-f6be533}
 SEED=${SEED:-93}
 TIMEOUT=${TIMEOUT:-5700}

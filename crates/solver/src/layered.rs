@@ -943,6 +943,12 @@ pub fn solve_layered_saving(
 ) -> Result<(Outcome, FileAfter), SolveError> {
     let game = Game::new(rules, layout)?;
     let ck = |e: std::io::Error| SolveError::Checkpoint(format!("{}: {e}", dir.display()));
+    if dir.exists() && !dir.is_dir() {
+        return Err(SolveError::Checkpoint(format!(
+            "{} is a file: the layered search saves in a directory of its own",
+            dir.display()
+        )));
+    }
     std::fs::create_dir_all(dir).map_err(ck)?;
     let mut resume = crate::checkpoint::open(&dir.join(SAVE_FILE), header)?;
     if resume.is_none() {

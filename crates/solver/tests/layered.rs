@@ -332,7 +332,8 @@ fn a_save_is_refused_for_another_deal_or_damaged() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// A directory that holds other files is refused, and left as it is.
+/// A directory that holds other files is refused, and left as it is; so
+/// is a file.
 #[test]
 fn a_directory_of_other_files_is_refused() {
     use demon_solver::checkpoint::header;
@@ -352,5 +353,12 @@ fn a_directory_of_other_files_is_refused() {
         std::fs::read_to_string(dir.join("notes.txt")).unwrap(),
         "mine"
     );
+    // Nor a file (a depth-first search's checkpoint, say).
+    let file = dir.join("notes.txt");
+    match solve_layered_saving(&rules, &layout, &memory(64 << 20), &o, &file, &h, &|_| true) {
+        Err(SolveError::Checkpoint(m)) => assert!(m.contains("is a file"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
     std::fs::remove_dir_all(&dir).unwrap();
 }

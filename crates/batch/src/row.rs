@@ -139,45 +139,44 @@ impl Job {
             progress: board,
             ..self.options
         };
-        let mut out = match &self.checkpoints {
+        use demon_solver::checkpoint::{self, FileAfter};
+        let saved = self.checkpoints.as_ref().map(|dir| {
+            let header = checkpoint::header(&self.rules, &layout, self.game.name(), &options);
+            (self.checkpoint_path(dir, seed), header)
+        });
+        let mut out = match &saved {
             None => solve_with(&self.rules, &layout, &self.limits, &options).map_err(fail)?,
-            Some(dir) if options.layered => {
-                use demon_solver::checkpoint::{self, FileAfter};
+            Some((path, header)) if options.layered => {
                 use demon_solver::layered;
                 // A directory a deal, saved every ten minutes too; a deal
                 // that ends (its row written) leaves nothing behind.
-                let path = self.checkpoint_path(dir, seed);
-                let header = checkpoint::header(&self.rules, &layout, self.game.name(), &options);
                 let (out, after) = layered::solve_layered_saving(
                     &self.rules,
                     &layout,
                     &self.limits,
                     &options,
-                    &path,
-                    &header,
+                    path,
+                    header,
                     &|l| *l == Limit::Interrupted,
                 )
                 .map_err(fail)?;
                 match after {
                     FileAfter::Saved => return Ok(None),
-                    FileAfter::Kept => layered::remove_saved(&path)
+                    FileAfter::Kept => layered::remove_saved(path)
                         .map_err(|e| format!("seed {seed}: {}: {e}", path.display()))?,
                     FileAfter::Removed | FileAfter::None => {}
                 }
                 out
             }
-            Some(dir) => {
-                use demon_solver::checkpoint::{self, FileAfter};
-                let path = self.checkpoint_path(dir, seed);
-                let header = checkpoint::header(&self.rules, &layout, self.game.name(), &options);
-                let resume = checkpoint::open(&path, &header).map_err(fail)?;
+            Some((path, header)) => {
+                let resume = checkpoint::open(path, header).map_err(fail)?;
                 let (out, after) = checkpoint::run(
                     &self.rules,
                     &layout,
                     &self.limits,
                     &options,
-                    &path,
-                    &header,
+                    path,
+                    header,
                     resume,
                     &|l| *l == Limit::Interrupted,
                 )

@@ -608,6 +608,10 @@ struct Saving<'a> {
 const SAVE_EVERY: std::time::Duration = std::time::Duration::from_secs(600);
 /// The saved search's description, in its directory.
 const SAVE_FILE: &str = "search.ck";
+/// The save being written, renamed over [`SAVE_FILE`] once synced.
+const SAVE_TMP: &str = "search.ck.tmp";
+/// The log of moves in a saved search's directory.
+const LOG_FILE: &str = "log";
 
 /// The levels waiting at once that the files' buffers are sized for: a
 /// move raises the progress by a card or two, a to-tableau deal by a card
@@ -1001,7 +1005,7 @@ pub fn remove_saved(dir: &Path) -> std::io::Result<()> {
 
 /// Whether a file of this name may be a saved layered search's.
 fn ours(name: &str) -> bool {
-    ["log", SAVE_FILE, "search.ck.tmp"].contains(&name)
+    [LOG_FILE, SAVE_FILE, SAVE_TMP].contains(&name)
         || name
             .strip_prefix("level-")
             .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
@@ -1017,12 +1021,8 @@ fn remove_files(
         let e = e?;
         let name = e.file_name();
         let Some(name) = name.to_str() else { continue };
-        let gone = match keep {
-            _ if !ours(name) => false,
-            _ if name.starts_with("level-") => keep.is_none_or(|k| !k.contains(name)),
-            None => true,
-            Some(_) => false,
-        };
+        let gone =
+            ours(name) && keep.is_none_or(|k| name.starts_with("level-") && !k.contains(name));
         if gone {
             match std::fs::remove_file(e.path()) {
                 Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
@@ -1063,7 +1063,7 @@ fn search(
         )));
     }
     let log = match &saving {
-        Some(sv) if resume.is_none() => Log::new(Some(&sv.dir.join("log"))),
+        Some(sv) if resume.is_none() => Log::new(Some(&sv.dir.join(LOG_FILE))),
         _ => Log::new(None),
     };
     let mut s = Layered {
@@ -1293,7 +1293,7 @@ impl Layered<'_> {
         }
         let sum = checksum(&b);
         put(&mut b, sum);
-        let tmp = dir.join("search.ck.tmp");
+        let tmp = dir.join(SAVE_TMP);
         let mut f = File::create(&tmp).map_err(ck)?;
         f.write_all(&(header.len() as u64).to_le_bytes())
             .and_then(|_| f.write_all(header.as_bytes()))
@@ -1357,7 +1357,7 @@ impl Layered<'_> {
             return Err(damaged());
         }
         let mut log = Log {
-            file: Scratch::reopen(&dir.join("log"), len).map_err(ck)?,
+            file: Scratch::reopen(&dir.join(LOG_FILE), len).map_err(ck)?,
             offsets,
             tail: Vec::with_capacity(LOG_BLOCK * RECORD),
             records,

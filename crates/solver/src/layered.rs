@@ -582,6 +582,10 @@ struct Layered<'g> {
     /// The children of the position being expanded: state, fingerprint
     /// and talon level, level, move.
     kids: Vec<(State, (u128, u8), u64, SMove)>,
+    /// The children of the position expanded last, not stored yet
+    /// ([`Layered::level`]), and that position's number.
+    held: Vec<(State, (u128, u8), u64, SMove)>,
+    held_parent: u64,
 }
 
 /// A layered search saved in a directory (see [`solve_layered_saving`]).
@@ -732,17 +736,46 @@ impl<'g> Layered<'g> {
         }
     }
 
+    /// Stores the children [`Layered::level`] holds back, if any.
+    fn store_held(&mut self) -> Result<Result<(), Limit>, SolveError> {
+        let held = std::mem::take(&mut self.held);
+        for (child, key, clv, sm) in &held {
+            if let Err(l) = self.store(child, *key, *clv, self.held_parent, Some(sm))? {
+                return Ok(Err(l));
+            }
+        }
+        self.held = held;
+        self.held.clear();
+        Ok(Ok(()))
+    }
+
     /// Expands every position of level `lv` (those waiting, and the
     /// positions of the level their moves lead to), until none is left.
+    ///
+    /// A position's children are made, and their table buckets fetched
+    /// ([`FingerprintSet::prefetch_key`]), while the previous position's
+    /// are stored: so a bucket's trip to memory has a whole expansion's
+    /// time to end before its insertion reads it (on a table of 9 GB, the
+    /// reads of buckets fetched only just before took 43 % of the time).
+    /// The search is then the plain one in another order: the next
+    /// position is taken, checked (a forgotten level's) and expanded
+    /// before the last one's children are stored, and every child is
+    /// stored before the search stops, saves, or finds its level empty.
     fn level(&mut self, lv: u64) -> Result<Option<Stop>, SolveError> {
         let g = self.game;
         loop {
-            // Between two positions, the search is whole in its files:
-            // here it stops at a limit, and saves.
-            if let Some(l) = self.over_limit() {
+            // Between two positions, with every child stored, the search
+            // is whole in its files: here it stops at a limit, and saves.
+            let (limit, save) = (self.over_limit(), self.save_due());
+            if limit.is_some() || save {
+                if let Err(l) = self.store_held()? {
+                    return Ok(Some(Stop::Limit(l)));
+                }
+            }
+            if let Some(l) = limit {
                 return Ok(Some(Stop::Limit(l)));
             }
-            if self.save_due() {
+            if save {
                 self.save()?;
             }
             let q = self.pending.get_mut(&lv).expect("the level under way");
@@ -750,7 +783,14 @@ impl<'g> Layered<'g> {
             let popped = q.pop(g).map_err(log_error)?;
             self.queue_bytes = self.queue_bytes + q.bytes() - before;
             let Some((st, id, i)) = popped else {
-                return Ok(None);
+                if self.held.is_empty() {
+                    return Ok(None);
+                }
+                // The children held may be of this level.
+                if let Err(l) = self.store_held()? {
+                    return Ok(Some(Stop::Limit(l)));
+                }
+                continue;
             };
             if i < q.hi {
                 // Pushed before the table forgot this level: met since
@@ -782,8 +822,8 @@ impl<'g> Layered<'g> {
                 continue;
             }
             generate(g, &st, &mut self.scratch, &mut self.reach, Gen::All);
-            // Every child first, its table buckets fetched, then each
-            // stored: the trips to a large table's memory overlap.
+            // Every child first, its table buckets fetched; then the
+            // previous position's children stored, and these held.
             let mut kids = std::mem::take(&mut self.kids);
             kids.clear();
             for i in 0..self.scratch.len() {
@@ -805,12 +845,11 @@ impl<'g> Layered<'g> {
                 self.table.prefetch_key(key.0);
                 kids.push((child, key, clv, sm));
             }
-            for (child, key, clv, sm) in &kids {
-                if let Err(l) = self.store(child, *key, *clv, id, Some(sm))? {
-                    return Ok(Some(Stop::Limit(l)));
-                }
+            if let Err(l) = self.store_held()? {
+                return Ok(Some(Stop::Limit(l)));
             }
-            self.kids = kids;
+            self.kids = std::mem::replace(&mut self.held, kids);
+            self.held_parent = id;
         }
     }
 
@@ -1084,6 +1123,8 @@ fn search(
         record: Vec::new(),
         saving,
         kids: Vec::new(),
+        held: Vec::new(),
+        held_parent: 0,
     };
     let stop = match resume {
         Some(r) => s.load(r)?.err(),

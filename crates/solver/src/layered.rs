@@ -131,6 +131,10 @@ use crate::search::{
 };
 use crate::table::{FingerprintSet, Insert};
 
+/// How many positions ahead of its insertion a rebuild fetches a
+/// position's table buckets ([`Layered::compact`]).
+const REBUILD_AHEAD: usize = 8;
+
 /// The level of a position (see the module comment): its progress, cards
 /// on the foundations plus cards out of the reserve and the talon (plus
 /// 64, more than any reserve holds, so that it counts from the reserve's
@@ -870,12 +874,23 @@ impl<'g> Layered<'g> {
                 if i > 0 && self.table.len() as u64 + q.known() > most {
                     break;
                 }
+                // Each position's buckets are fetched a few insertions
+                // ahead of its own: the trips to memory overlap.
                 let table = &mut self.table;
+                let mut ahead = std::collections::VecDeque::with_capacity(REBUILD_AHEAD + 1);
                 q.each(g, |st| {
-                    let (key, tl) = fingerprint_level(g, st);
-                    met_full |= table.insert_level(key, tl) == Insert::Full;
+                    let key = fingerprint_level(g, st);
+                    table.prefetch_key(key.0);
+                    ahead.push_back(key);
+                    if ahead.len() > REBUILD_AHEAD {
+                        let (key, tl) = ahead.pop_front().expect("not empty");
+                        met_full |= table.insert_level(key, tl) == Insert::Full;
+                    }
                 })
                 .map_err(log_error)?;
+                for (key, tl) in ahead {
+                    met_full |= table.insert_level(key, tl) == Insert::Full;
+                }
                 if met_full {
                     break;
                 }

@@ -1473,8 +1473,10 @@ impl Layered<'_> {
         sv.last_nodes = self.stats.nodes;
         remove_files(dir, Some(&names)).map_err(ck)?;
         // As a rebuild: the level under way whole, then the others while
-        // they fit.
-        if !self.pending.is_empty() && !self.compact(u64::MAX)? {
+        // they fill at most half the table (filling it up would meet a
+        // full table partway through a level, and start again without it).
+        let half = self.table.final_slots() as u64 / 2;
+        if !self.pending.is_empty() && !self.compact(half)? {
             return Ok(Err(Stop::Limit(Limit::Memory(self.limits.max_memory))));
         }
         Ok(Ok(()))

@@ -425,6 +425,16 @@ impl FingerprintSet {
         self.len
     }
 
+    /// The entries the table has room for once grown as far as its
+    /// budget lets it.
+    pub fn final_slots(&self) -> usize {
+        let mut n = self.buckets.len();
+        while let Some(m) = Self::step(n, self.budget / BUCKET) {
+            n = m;
+        }
+        n * WAYS
+    }
+
     /// Empties the table, keeping its arrays as they are (their pages
     /// backed): a full table refilled grows no more, and no array is
     /// dropped and taken again.
@@ -1200,6 +1210,26 @@ mod tests {
                 assert!(t.buckets[home(x, nb)].0.iter().all(|&s| s != 0));
             }
             assert_eq!(t.insert_level(x, level), Insert::Present);
+        }
+    }
+
+    /// A table filled until full holds no more than its final slots, and
+    /// most of them: what a resumed layered search sizes its rebuild by.
+    #[test]
+    fn final_slots_bound_a_full_table() {
+        for budget in [1 << 20, 3 << 20, 10 << 20] {
+            let mut t = FingerprintSet::with_budget(budget);
+            let slots = t.final_slots();
+            let mut x = 0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C834u128;
+            while t.insert_level(x, 0) != Insert::Full {
+                x = x.wrapping_mul(0x2545_F491_4F6C_DD1D_0000_0000_0000_0001) ^ (x >> 61);
+            }
+            assert_eq!(t.final_slots(), slots, "{budget}");
+            assert!(
+                t.len() <= slots && t.len() * 10 >= slots * 8,
+                "{budget}: {} of {slots}",
+                t.len()
+            );
         }
     }
 

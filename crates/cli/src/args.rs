@@ -246,6 +246,9 @@ pub struct LimitArgs {
     /// Search level by level instead of depth first, to prove lost the deals whose positions do not all fit in memory: a level is the cards on the foundations plus those out of the reserve and the talon, then the talon's state, which no move lowers, so a finished level is never met again, and its positions are forgotten when the table fills, as are those of levels waiting when they do not fit beside the level under way (checked again when their turn comes). Memory holds the table of the level under way and of as many waiting levels as fit; their positions wait in compressed files in the temporary directory (TMPDIR), removed as the levels finish and when the search ends, with a log of moves a win is read back from. It finds wins late (after every position of a lower level): for deals believed lost. It runs alone: no rollouts, probes, beams, tableau classes or threads; not with worrying back. With --checkpoint DIR its files go in DIR, and it can be stopped and continued.
     #[arg(long, help_heading = "Limits", conflicts_with = "forget_when_full")]
     pub layered: bool,
+    /// With --layered: keep no log of moves. The log takes about 6 bytes of disk a position stored and is never cut, so that a long search can need tens of GB for it. Without it, a win the search meets is searched for again from the deal, with a log (in the temporary directory, not saved), in the same sitting and within what is left of the limits, to read its move list back; if a limit stops that second search first, the answer is UNKNOWN. Given to a search saved with a log (--checkpoint), the log is removed and the search goes on without one; a search saved without a log goes on without one.
+    #[arg(long, help_heading = "Limits", requires = "layered")]
+    pub no_log: bool,
     /// Threads that search each deal together, sharing one position table (default 1). Two on a two-core machine decide a long search in less time; node counts then vary from run to run, verdicts do not. In batch and compare each of the --jobs deals takes this many threads. A search that forgets (--forget-when-full) or saves (--checkpoint) runs on one thread.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64), help_heading = "Limits")]
     pub threads: u32,
@@ -275,6 +278,7 @@ impl LimitArgs {
             cursors: self.cursors as usize,
             replace_when_full: self.forget_when_full,
             layered: self.layered,
+            layered_no_log: self.no_log,
             threads: self.threads as usize,
             ..game
         };

@@ -310,6 +310,15 @@ fn the_layered_search_proves_a_loss() {
     let o = demon(&[&args[..], &["--forget-when-full"]].concat());
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("cannot be used with"), "{}", stderr(&o));
+    // Without its log of moves, the same positions.
+    let o = demon(&[&args[..], &["--no-log"]].concat());
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["stats"]["nodes"], 294_408);
+    // Which is the layered search's alone.
+    let o = demon(&["solve", "chameleon", "723", "--no-log"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--layered"), "{}", stderr(&o));
 }
 
 #[test]

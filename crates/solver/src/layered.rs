@@ -90,6 +90,12 @@
 //! the independent checker like every win. The search finds wins late: it
 //! reaches a position only after every position of a lower level.
 //!
+//! The log takes about 6 bytes of disk a position stored, and is never
+//! cut. A search may keep none ([`crate::search::Options::layered_no_log`]):
+//! a win it meets is then found again by the search with a log, from the
+//! deal ([`Layered::line_again`]), which takes the same positions in the
+//! same order.
+//!
 //! ## Memory and disk
 //!
 //! The table takes the memory limit but a sixteenth (or what the files'
@@ -443,9 +449,11 @@ impl Queue {
 /// bytes; all ones for the deal's, which has none), the talon state its
 /// move set first (a flag and two bytes) and the move ([`put_move`], 5
 /// bytes). Records go in blocks of [`LOG_BLOCK`], compressed, the last
-/// one in memory; the offset of each block written is kept.
+/// one in memory; the offset of each block written is kept. A search
+/// without a log ([`Options::layered_no_log`]) only counts its records:
+/// no file.
 struct Log {
-    file: Scratch,
+    file: Option<Scratch>,
     offsets: Vec<u64>,
     tail: Vec<u8>,
     records: u64,
@@ -464,22 +472,36 @@ const LOG_BLOCK: usize = 4096;
 /// a block being filled and a compressed one.
 const LOG_BYTES: usize = 2 * (LOG_BLOCK * RECORD + 1024);
 const NO_PARENT: u64 = (1 << 48) - 1;
+/// The log's length in the save of a search without a log.
+const NO_LOG: u64 = u64::MAX;
 
 impl Log {
     /// A log in a nameless temporary file, or at `path` (a saved
     /// search's directory).
     fn new(path: Option<&Path>) -> std::io::Result<Log> {
         Ok(Log {
-            file: match path {
+            file: Some(match path {
                 Some(p) => Scratch::named(p)?,
                 None => Scratch::new("log")?,
-            },
+            }),
             offsets: Vec::new(),
             tail: Vec::with_capacity(LOG_BLOCK * RECORD),
             records: 0,
             cbuf: Vec::new(),
             mv: Vec::with_capacity(5),
         })
+    }
+
+    /// No log: records counted from `records` on, none kept.
+    fn none(records: u64) -> Log {
+        Log {
+            file: None,
+            offsets: Vec::new(),
+            tail: Vec::new(),
+            records,
+            cbuf: Vec::new(),
+            mv: Vec::new(),
+        }
     }
 
     fn bytes(&self) -> usize {
@@ -490,6 +512,10 @@ impl Log {
     /// returns its number.
     fn push(&mut self, parent: u64, sm: Option<&SMove>) -> std::io::Result<u64> {
         let id = self.records;
+        let Some(file) = &mut self.file else {
+            self.records += 1;
+            return Ok(id);
+        };
         let mut r = [0u8; RECORD];
         let back = if parent == NO_PARENT {
             NO_PARENT
@@ -510,7 +536,7 @@ impl Log {
         if self.tail.len() == LOG_BLOCK * RECORD {
             compress(&self.tail, &mut self.cbuf);
             self.tail.clear();
-            let at = self.file.append(&self.cbuf)?;
+            let at = file.append(&self.cbuf)?;
             self.offsets.push(at);
         }
         Ok(id)
@@ -518,19 +544,18 @@ impl Log {
 
     /// Record `id`: its parent, talon state and move.
     fn read(&mut self, id: u64) -> std::io::Result<Record> {
+        let Some(file) = &mut self.file else {
+            return Err(std::io::Error::other("no log kept"));
+        };
         let block = id as usize / LOG_BLOCK;
         let i = id as usize % LOG_BLOCK * RECORD;
         let r: [u8; RECORD] = if block == self.offsets.len() {
             self.tail[i..i + RECORD].try_into().expect("16 bytes")
         } else {
-            let end = self
-                .offsets
-                .get(block + 1)
-                .copied()
-                .unwrap_or(self.file.len);
+            let end = self.offsets.get(block + 1).copied().unwrap_or(file.len);
             let at = self.offsets[block];
             self.cbuf.resize((end - at) as usize, 0);
-            self.file.read_at(at, &mut self.cbuf)?;
+            file.read_at(at, &mut self.cbuf)?;
             let mut raw = Vec::new();
             decompress(&self.cbuf, &mut raw)?;
             raw[i..i + RECORD].try_into().expect("16 bytes")
@@ -558,6 +583,8 @@ fn log_error(e: std::io::Error) -> SolveError {
 /// What stopped a level's expansion.
 enum Stop {
     Won(Vec<Move>),
+    /// A won position met by a search without a log: no line to read back.
+    WonNoLine,
     Limit(Limit),
 }
 
@@ -840,6 +867,9 @@ impl<'g> Layered<'g> {
                 play_step(g, &mut child, step, &mut self.autos);
                 self.stats.auto_moves += self.autos.len() as u64;
                 if g.is_won(&child) {
+                    if self.log.file.is_none() {
+                        return Ok(Some(Stop::WonNoLine));
+                    }
                     return Ok(Some(Stop::Won(self.line(id, &sm)?)));
                 }
                 let clv = level(g, &child);
@@ -932,6 +962,55 @@ impl<'g> Layered<'g> {
         core_moves(self.game, &steps).ok_or_else(|| {
             SolveError::BadSolution("the layered search's line from its log does not win".into())
         })
+    }
+
+    /// After a search without a log met a won position: the deal searched
+    /// again from the start, in this sitting, by the layered search with a
+    /// log in the temporary directory (not saved), within what is left of
+    /// `limits` (the nodes and time this search took count). It takes the
+    /// levels in the same order, so it meets a win by the level this one
+    /// met its own, and reads its line back. Its verdict is the answer:
+    /// WON with the line, or UNKNOWN if a limit stops it first. Its counts
+    /// are added to this search's. This search's table is given back
+    /// first, so that the two never hold memory at once.
+    fn line_again(&mut self, limits: &Limits, options: &Options) -> Result<Verdict, SolveError> {
+        self.table = FingerprintSet::with_budget(1 << 16);
+        self.pending.clear();
+        self.queue_bytes = 0;
+        let elapsed = self.start.elapsed();
+        let again = Limits {
+            max_nodes: limits.max_nodes.map(|n| n.saturating_sub(self.stats.nodes)),
+            timeout: limits.timeout.map(|t| t.saturating_sub(elapsed)),
+            ..*limits
+        };
+        let with_log = Options {
+            layered_no_log: false,
+            layered_save_every: None,
+            ..*options
+        };
+        let (out, _) = search(self.game, &again, &with_log, None, None, &|_| false)?;
+        let (a, b) = (&mut self.stats, &out.stats);
+        a.nodes += b.nodes;
+        a.stored += b.stored;
+        a.hits += b.hits;
+        a.dead += b.dead;
+        a.auto_moves += b.auto_moves;
+        a.rebuilds += b.rebuilds;
+        a.peak_memory = a.peak_memory.max(b.peak_memory);
+        match out.verdict {
+            Verdict::Lost => Err(SolveError::BadSolution(
+                "the layered search met a won position, but searched again with a log it found none"
+                    .into(),
+            )),
+            // The limits named are the caller's, not what was left of them.
+            Verdict::Unknown(Limit::Nodes(_)) if limits.max_nodes.is_some() => {
+                Ok(Verdict::Unknown(Limit::Nodes(limits.max_nodes.expect("a node limit"))))
+            }
+            Verdict::Unknown(Limit::Time(_)) if limits.timeout.is_some() => {
+                Ok(Verdict::Unknown(Limit::Time(limits.timeout.expect("a time limit"))))
+            }
+            v => Ok(v),
+        }
     }
 }
 
@@ -1117,6 +1196,7 @@ fn search(
         )));
     }
     let log = match &saving {
+        _ if options.layered_no_log && resume.is_none() => Ok(Log::none(0)),
         Some(sv) if resume.is_none() => Log::new(Some(&sv.dir.join(LOG_FILE))),
         _ => Log::new(None),
     };
@@ -1162,16 +1242,23 @@ fn search(
             }
         },
     };
+    // A search stopped in the middle of a level (by the memory limit, or
+    // after a win met without a log) is not whole: it is not saved.
+    let mut whole = true;
     let verdict = match stop {
         None => Verdict::Lost,
         Some(Stop::Won(moves)) => Verdict::Won(moves),
+        Some(Stop::WonNoLine) => {
+            whole = false;
+            s.line_again(limits, options)?
+        }
         Some(Stop::Limit(l)) => Verdict::Unknown(l),
     };
     let mut after = FileAfter::None;
     if let Some((dir, any)) = s.saving.as_ref().map(|sv| (sv.dir, sv.any)) {
         let ck = |e: std::io::Error| SolveError::Checkpoint(format!("{}: {e}", dir.display()));
         match &verdict {
-            Verdict::Unknown(l) if !matches!(l, Limit::Memory(_)) && save_at(l) => {
+            Verdict::Unknown(l) if whole && !matches!(l, Limit::Memory(_)) && save_at(l) => {
                 s.save()?;
                 after = FileAfter::Saved;
             }
@@ -1309,9 +1396,14 @@ impl Layered<'_> {
             put(&mut b, v);
         }
         let log = &self.log;
-        log.file.file.sync_data().map_err(ck)?;
         put(&mut b, log.records);
-        put(&mut b, log.file.len);
+        match &log.file {
+            Some(f) => {
+                f.file.sync_data().map_err(ck)?;
+                put(&mut b, f.len);
+            }
+            None => put(&mut b, NO_LOG),
+        }
         put(&mut b, log.offsets.len() as u64);
         for &o in &log.offsets {
             put(&mut b, o);
@@ -1407,21 +1499,36 @@ impl Layered<'_> {
         let offsets = (0..n).map(|_| rd.u64()).collect::<Result<Vec<_>, _>>()?;
         let n = rd.u64()?;
         let tail = rd.bytes(n)?.to_vec();
-        if offsets.len() as u64 * LOG_BLOCK as u64 * RECORD as u64 + tail.len() as u64
-            != records * RECORD as u64
-        {
+        let whole = offsets.len() as u64 * LOG_BLOCK as u64 * RECORD as u64 + tail.len() as u64
+            == records * RECORD as u64;
+        self.log = if len == NO_LOG {
+            // Saved without a log: it goes on without one.
+            if !offsets.is_empty() || !tail.is_empty() {
+                return Err(damaged());
+            }
+            Log::none(records)
+        } else if !whole {
             return Err(damaged());
-        }
-        let mut log = Log {
-            file: Scratch::reopen(&dir.join(LOG_FILE), len).map_err(ck)?,
-            offsets,
-            tail: Vec::with_capacity(LOG_BLOCK * RECORD),
-            records,
-            cbuf: Vec::new(),
-            mv: Vec::with_capacity(5),
+        } else if self.options.layered_no_log {
+            // Its log dropped: the save stays whole while the file goes,
+            // for a search told to keep none ignores a log missing.
+            match std::fs::remove_file(dir.join(LOG_FILE)) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(ck(e)),
+                _ => {}
+            }
+            Log::none(records)
+        } else {
+            let mut log = Log {
+                file: Some(Scratch::reopen(&dir.join(LOG_FILE), len).map_err(ck)?),
+                offsets,
+                tail: Vec::with_capacity(LOG_BLOCK * RECORD),
+                records,
+                cbuf: Vec::new(),
+                mv: Vec::with_capacity(5),
+            };
+            log.tail.extend_from_slice(&tail);
+            log
         };
-        log.tail.extend_from_slice(&tail);
-        self.log = log;
         let next_file = rd.u64()?;
         let n = rd.u64()?;
         let mut names = std::collections::HashSet::new();

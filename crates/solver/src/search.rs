@@ -344,6 +344,12 @@ pub struct Options {
     /// ([`crate::layered::solve_layered_saving`]).
     #[doc(hidden)]
     pub layered_save_every: Option<u64>,
+    /// The layered search keeps no log of moves (on disk, about 6 bytes a
+    /// position stored, never cut): a win it finds is found again, from
+    /// the deal, by a search that keeps one
+    /// ([`crate::layered::solve_layered_saving`]). Given to a search saved
+    /// with a log, it drops the log.
+    pub layered_no_log: bool,
     /// Threads that search the deal together, sharing one table
     /// ([`Crew`]); 1 (the default) is the search of one thread. With more,
     /// which positions are searched, and when, depends on how the threads
@@ -475,6 +481,7 @@ impl Default for Options {
             layered: false,
             layered_rebuild_every: None,
             layered_save_every: None,
+            layered_no_log: false,
             threads: 1,
             table_bytes: None,
             stop: None,

@@ -362,3 +362,181 @@ fn a_directory_of_other_files_is_refused() {
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+fn no_log() -> Options {
+    Options {
+        layered_no_log: true,
+        ..layered(None)
+    }
+}
+
+/// Without a log, the layered search takes the same positions in the same
+/// order (Canfield on 6 ranks, seeds 1-40, as in
+/// `a_win_is_read_back_from_the_log`): a lost deal at the same counts;
+/// a won one is met at the same count, then searched again with a log,
+/// which gives the same line, so every count is twice the logged search's.
+/// A node limit counts both searches: one that leaves the second too few
+/// ends UNKNOWN.
+#[test]
+fn a_win_without_a_log_is_searched_again_with_one() {
+    let rules = common::small(
+        GameKind::Canfield,
+        Reading::Standard,
+        RuleOverrides::default(),
+    )
+    .unwrap();
+    let limits = Limits {
+        max_nodes: Some(100_000),
+        ..memory(64 << 20)
+    };
+    let (mut won, mut lost) = (0, 0);
+    for seed in 1..=40 {
+        let layout = Source::Native(seed).layout(&rules);
+        let logged = run(&rules, &layout, &limits, &layered(None));
+        // Room for both searches.
+        let twice = Limits {
+            max_nodes: Some(200_000),
+            ..limits
+        };
+        let bare = run(&rules, &layout, &twice, &no_log());
+        let (a, b) = (&logged.stats, &bare.stats);
+        match &logged.verdict {
+            Verdict::Won(_) => {
+                won += 1;
+                assert_eq!(bare.verdict, logged.verdict, "seed {seed}");
+                assert_eq!(
+                    (b.nodes, b.stored, b.hits),
+                    (2 * a.nodes, 2 * a.stored, 2 * a.hits),
+                    "seed {seed}"
+                );
+                let short = Limits {
+                    max_nodes: Some(a.nodes * 3 / 2),
+                    ..limits
+                };
+                let out = run(&rules, &layout, &short, &no_log());
+                assert_eq!(
+                    out.verdict,
+                    Verdict::Unknown(Limit::Nodes(a.nodes * 3 / 2)),
+                    "seed {seed}"
+                );
+                assert_eq!(out.stats.nodes, a.nodes * 3 / 2, "seed {seed}");
+            }
+            Verdict::Lost => {
+                lost += 1;
+                assert_eq!(bare.verdict, Verdict::Lost, "seed {seed}");
+                assert_eq!(
+                    (b.nodes, b.stored, b.hits),
+                    (a.nodes, a.stored, a.hits),
+                    "seed {seed}"
+                );
+            }
+            Verdict::Unknown(_) => {}
+        }
+    }
+    assert_eq!((won, lost), (5, 3));
+}
+
+/// A search saved with a log and continued without (Chameleon 723): the
+/// log file goes, and the search ends at the counts of the search without
+/// a stop. Saved again without a log, it goes on without one, even when
+/// not told to.
+#[test]
+fn a_saved_search_may_drop_its_log() {
+    use demon_solver::checkpoint::{header, FileAfter};
+    use demon_solver::layered::solve_layered_saving;
+    let rules = preset(GameKind::Chameleon);
+    let layout = Source::Native(723).layout(&rules);
+    let dir = save_dir("drop-log");
+    let h = header(&rules, &layout, "chameleon", &layered(None));
+    assert_eq!(h, header(&rules, &layout, "chameleon", &no_log()));
+    let sitting = |n: Option<u64>, o: &Options| {
+        let limits = Limits {
+            max_nodes: n,
+            ..memory(256 << 20)
+        };
+        solve_layered_saving(&rules, &layout, &limits, o, &dir, &h, &|_| true).unwrap()
+    };
+    let (out, after) = sitting(Some(100_000), &layered(None));
+    assert_eq!(
+        (out.verdict, after),
+        (Verdict::Unknown(Limit::Nodes(100_000)), FileAfter::Saved)
+    );
+    assert!(dir.join("log").exists());
+    let (out, after) = sitting(Some(200_000), &no_log());
+    assert_eq!(
+        (out.verdict, after),
+        (Verdict::Unknown(Limit::Nodes(200_000)), FileAfter::Saved)
+    );
+    assert!(!dir.join("log").exists());
+    let (out, after) = sitting(None, &layered(None));
+    assert!(!dir.exists());
+    assert_eq!((out.verdict, after), (Verdict::Lost, FileAfter::Removed));
+    let s = &out.stats;
+    assert_eq!((s.nodes, s.stored, s.hits), (294_408, 294_408, 397_711));
+}
+
+/// A won deal searched without a log in sittings of 1,500 nodes, saved
+/// every 400 (the deal of `a_win_is_read_back_across_sittings`): the
+/// sitting that meets the win has too few nodes left to search again, so
+/// it ends UNKNOWN and keeps its last save; a sitting without a node limit
+/// goes on from there, meets the win, searches again with a log, and
+/// answers the line of the logged search without a stop, at twice its
+/// count. Its directory goes.
+#[test]
+fn a_win_without_a_log_across_sittings() {
+    use demon_solver::checkpoint::{header, FileAfter};
+    use demon_solver::layered::solve_layered_saving;
+    let rules = common::small(
+        GameKind::Canfield,
+        Reading::Standard,
+        RuleOverrides::default(),
+    )
+    .unwrap();
+    let limits = Limits {
+        max_nodes: Some(100_000),
+        ..memory(64 << 20)
+    };
+    let (seed, whole) = (1..=40)
+        .map(|seed| {
+            let layout = Source::Native(seed).layout(&rules);
+            (seed, run(&rules, &layout, &limits, &layered(None)))
+        })
+        .find(|(_, o)| matches!(o.verdict, Verdict::Won(_)) && o.stats.nodes > 3_000)
+        .expect("a won deal");
+    let layout = Source::Native(seed).layout(&rules);
+    let dir = save_dir("canfield-won-no-log");
+    let o = Options {
+        layered_save_every: Some(400),
+        ..no_log()
+    };
+    let h = header(&rules, &layout, "test", &o);
+    let sitting = |n: Option<u64>| {
+        let limits = Limits {
+            max_nodes: n,
+            ..memory(64 << 20)
+        };
+        solve_layered_saving(&rules, &layout, &limits, &o, &dir, &h, &|_| true).unwrap()
+    };
+    let step = 1_500;
+    let mut k = 1;
+    loop {
+        let (out, after) = sitting(Some(k * step));
+        assert_eq!(
+            out.verdict,
+            Verdict::Unknown(Limit::Nodes(k * step)),
+            "sitting {k}"
+        );
+        if after == FileAfter::Kept {
+            assert!(k * step > whole.stats.nodes, "sitting {k}");
+            break;
+        }
+        assert_eq!(after, FileAfter::Saved, "sitting {k}");
+        assert!(!dir.join("log").exists());
+        k += 1;
+    }
+    let (out, after) = sitting(None);
+    assert_eq!(out.verdict, whole.verdict, "seed {seed}");
+    assert_eq!(after, FileAfter::Removed, "seed {seed}");
+    assert_eq!(out.stats.nodes, 2 * whole.stats.nodes, "seed {seed}");
+    assert!(!dir.exists());
+}

@@ -605,6 +605,11 @@ impl Game {
             .all(|&h| h == self.rules.ranks)
     }
 
+    /// The height of each foundation, in the order of the state.
+    pub fn foundation_heights<'s>(&self, st: &'s State) -> &'s [u8] {
+        &st.found[..self.rules.foundations()]
+    }
+
     /// Cards on the foundations.
     pub fn foundation_cards(&self, st: &State) -> usize {
         st.found.iter().map(|&h| h as usize).sum()

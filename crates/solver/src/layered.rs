@@ -15,11 +15,18 @@
 //! plays) or, with a stock dealt to the tableau, deals cards out of it:
 //! so a move that leaves the progress as it is leaves the talon's state
 //! (the pass position and the redeals made) as it is too. A position's
-//! *level* ([`level`]) is its progress, then its talon state: no move
-//! lowers it either (checked at every move). The talon state splits a
-//! progress's positions into levels that no move joins (Chameleon 235:
-//! the largest progress's 19.9 M positions fall in 11 levels, the largest
-//! 8.0 M).
+//! *level* ([`level`]) is its progress, then its talon state, then its
+//! part: no move lowers it either (checked at every move). The talon state
+//! splits a progress's positions into levels that no move joins (Chameleon
+//! 235: the largest progress's 19.9 M positions fall in 11 levels, the
+//! largest 8.0 M). So does the part, one of [`PARTS`] (16): a hash of all
+//! that is not the tableau (the foundations' heights, the reserve's
+//! length, the talon's cards left). A move that leaves the progress as it
+//! is moves cards from tableau to tableau only, so leaves that as it is,
+//! and the level under way, which must fit in memory whole (below), is
+//! about a sixteenth of the positions of its progress and talon state.
+//! (Chameleon 93 had one of these grow past 440 M positions, three
+//! quarters of a table of 10 GiB.)
 //!
 //! So the search takes the lowest level it holds positions of and expands
 //! them, and the positions of that level their moves lead to, until none
@@ -141,16 +148,35 @@ use crate::table::{FingerprintSet, Insert};
 /// position's table buckets ([`Layered::compact`]).
 const REBUILD_AHEAD: usize = 8;
 
+/// The parts a progress and talon state's positions are split into
+/// ([`level`]).
+pub const PARTS: u64 = 16;
+
 /// The level of a position (see the module comment): its progress, cards
 /// on the foundations plus cards out of the reserve and the talon (plus
 /// 64, more than any reserve holds, so that it counts from the reserve's
 /// cards left), then its talon state (redeals made, then the pass
-/// position), which only a move that raises the progress changes.
+/// position), which only a move that raises the progress changes, then
+/// its part: one of [`PARTS`], a hash of what is not in the tableau (the
+/// foundations' heights, the reserve's length, the talon's cards left),
+/// which a move that leaves the progress as it is (a tableau move) leaves
+/// as it is too.
 pub fn level(g: &Game, st: &State) -> u64 {
-    let live = g.talon_live_bits(st).count_ones() as usize;
-    let progress = g.foundation_cards(st) + g.talon().len() + 64 - g.reserve(st).len() - live;
+    let live = g.talon_live_bits(st);
+    let progress = g.foundation_cards(st) + g.talon().len() + 64
+        - g.reserve(st).len()
+        - live.count_ones() as usize;
     let (pos, passes) = g.talon_state(st);
-    (progress as u64) << 16 | u64::from(passes) << 8 | u64::from(pos)
+    let mut x =
+        live as u64 ^ ((live >> 64) as u64).rotate_left(29) ^ (g.reserve(st).len() as u64) << 56;
+    for (i, &h) in g.foundation_heights(st).iter().enumerate() {
+        x ^= u64::from(h) << (4 * i + 8);
+    }
+    // SplitMix64's finaliser: every bit of `x` reaches the top ones.
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    let part = (x ^ (x >> 31)) % PARTS;
+    (progress as u64) << 24 | u64::from(passes) << 16 | u64::from(pos) << 8 | part
 }
 
 /// A file created in the temporary directory, with no name on Unix (the
@@ -651,9 +677,10 @@ const LOG_FILE: &str = "log";
 /// The levels waiting at once that the files' buffers are sized for: a
 /// move raises the progress by a card or two, a to-tableau deal by a card
 /// a pile, and the safe moves after it by a few more, each progress taking
-/// a level for each talon state met. More may wait: the buffers grow only
-/// as filled, and the memory is checked at every store.
-const QUEUES: usize = 64;
+/// a level for each talon state met and part ([`PARTS`]) met. More may
+/// wait: the buffers grow only as filled, and the memory is checked at
+/// every store.
+const QUEUES: usize = 256;
 /// The most levels waiting at once (each has a file open).
 const MAX_QUEUES: usize = 512;
 

@@ -395,9 +395,10 @@ fn a_search_saved_with_no_path_resumes() {
 /// third deal with its table rebuilt every 1,024 positions stored,
 /// forgetting every waiting level, so that saves hold levels to be
 /// checked when taken. The sittings reach the verdict of the search
-/// without a stop; mostly (see the assertion) they expand the same
-/// positions and meet the same table hits, and a win's line, read back
-/// from the log across the sittings, is the same line.
+/// without a stop; they expand the same positions and meet the same
+/// table hits, and a win's line, read back from the log across the
+/// sittings, is the same line, but for some deals whose stock is redealt
+/// without end (see the assertions).
 fn check_layered_family(g: GameKind, want: usize) -> (usize, usize, usize, usize) {
     use demon_solver::checkpoint::{header, FileAfter};
     use demon_solver::layered::solve_layered_saving;
@@ -480,10 +481,27 @@ fn check_layered_family(g: GameKind, want: usize) -> (usize, usize, usize, usize
                 last.verdict,
                 whole.verdict
             );
-            same += usize::from(
-                (last.stats.nodes, last.stats.hits) == (whole.stats.nodes, whole.stats.hits)
-                    && last.verdict == whole.verdict,
+            let alike = (last.stats.nodes, last.stats.hits)
+                == (whole.stats.nodes, whole.stats.hits)
+                && last.verdict == whole.verdict;
+            // Only where the stock may be redealt without end can a
+            // position be passed over as dominated by one of another talon
+            // state, so of another level, perhaps finished: a table rebuilt
+            // on resuming has forgotten that one (see `layered.rs`).
+            let unlimited = matches!(
+                rules.stock,
+                demon_core::rules::Stock::ToWaste {
+                    redeals: demon_core::rules::Redeals::Unlimited,
+                    ..
+                }
             );
+            assert!(
+                alike || unlimited,
+                "{what}: {k} sittings: {:?} against {:?}",
+                last.stats,
+                whole.stats
+            );
+            same += usize::from(alike);
             checked += 1;
             lost += usize::from(last.verdict == Verdict::Lost);
             sittings += k as usize;
@@ -505,10 +523,12 @@ macro_rules! layered_family {
             let at_least: usize = $lost;
             assert!(lost >= at_least, "only {lost} lost deals");
             assert!(sittings >= 3 * checked, "only {sittings} sittings");
-            // Mostly the very same search: it differs where a position
-            // was passed over, found dominated by one of a finished
-            // level's that a rebuild or a resume has since forgotten.
-            assert!(4 * same >= 3 * checked, "only {same} the same");
+            // Mostly the very same search (every deal whose stock is not
+            // redealt without end, checked above): it differs where a
+            // position was passed over, found dominated by one of a
+            // finished level's that a rebuild or a resume has since
+            // forgotten (Storehouse with unlimited redeals: 3 of 9 deals).
+            assert!(2 * same >= checked, "only {same} the same");
         }
     };
 }

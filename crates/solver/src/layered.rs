@@ -1016,14 +1016,8 @@ impl<'g> Layered<'g> {
             ..*options
         };
         let (out, _) = search(self.game, &again, &with_log, None, None, &|_| false)?;
-        let (a, b) = (&mut self.stats, &out.stats);
-        a.nodes += b.nodes;
-        a.stored += b.stored;
-        a.hits += b.hits;
-        a.dead += b.dead;
-        a.auto_moves += b.auto_moves;
-        a.rebuilds += b.rebuilds;
-        a.peak_memory = a.peak_memory.max(b.peak_memory);
+        // (Its time is this search's too: `search` sets it at the end.)
+        self.stats += out.stats;
         match out.verdict {
             Verdict::Lost => Err(SolveError::BadSolution(
                 "the layered search met a won position, but searched again with a log it found none"

@@ -93,6 +93,30 @@ fn start_and_stop(args: &[String], csv: &Path, rows: usize, signal: &str) -> boo
     running
 }
 
+/// Starts the run, waits (at most a minute) until `ready`, then `settle_ms`
+/// more, and stops it as Ctrl-C does: it must exit 130. Its output.
+fn ctrl_c_once(args: &[String], ready: impl Fn() -> bool, settle_ms: u64) -> Output {
+    let child = Command::new(env!("CARGO_BIN_EXE_demon"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    while !ready() && t.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    std::thread::sleep(Duration::from_millis(settle_ms));
+    let st = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", text(&o.stderr));
+    o
+}
+
 #[test]
 fn killed_and_interrupted_runs_resume_to_the_uninterrupted_report() {
     let d = dir();
@@ -595,25 +619,8 @@ fn ctrl_c_saves_the_deals_in_progress_with_a_checkpoint_dir() {
         .collect()
     };
     let args = run(&csv, &["--checkpoint-dir", ck.to_str().unwrap()]);
-    let child = Command::new(env!("CARGO_BIN_EXE_demon"))
-        .args(&args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
     // Seed 61's row is written at once; 62 is then under way.
-    let t = Instant::now();
-    while lines(&csv) < 2 && t.elapsed() < Duration::from_secs(60) {
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    std::thread::sleep(Duration::from_millis(500));
-    let st = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(st.success());
-    let o = child.wait_with_output().unwrap();
-    assert_eq!(o.status.code(), Some(130), "{}", text(&o.stderr));
+    let o = ctrl_c_once(&args, || lines(&csv) >= 2, 500);
     let err = text(&o.stderr);
     assert!(
         err.contains("saved the search of 1 deal in progress") && err.contains("(seed 62)"),
@@ -686,25 +693,8 @@ fn ctrl_c_saves_a_layered_deal_in_its_directory() {
     .iter()
     .map(|s| s.to_string())
     .collect();
-    let child = Command::new(env!("CARGO_BIN_EXE_demon"))
-        .args(&args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
     let saved = ck.join("chameleon-723.layered");
-    let t = Instant::now();
-    while !saved.join("log").exists() && t.elapsed() < Duration::from_secs(60) {
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    std::thread::sleep(Duration::from_millis(200));
-    let st = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(st.success());
-    let o = child.wait_with_output().unwrap();
-    assert_eq!(o.status.code(), Some(130), "{}", text(&o.stderr));
+    let o = ctrl_c_once(&args, || saved.join("log").exists(), 200);
     assert!(saved.join("search.ck").exists(), "{}", text(&o.stderr));
     assert_eq!(lines(&csv), 1, "no row for the interrupted deal");
 

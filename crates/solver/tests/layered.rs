@@ -107,13 +107,9 @@ fn limits_stop_it_unknown() {
     assert_eq!(out.stats.nodes, 1_000);
 }
 
-/// Canfield on a deck of 6 ranks, seeds 1-40, at most 100,000 nodes:
-/// where the layered search decides, the depth-first search agrees, and
-/// each win, read back from the log, is the full move list, which `solve`
-/// has replayed to a win (and which replays here too). It wins late: a
-/// won deal's positions of lower levels all come first.
-#[test]
-fn a_win_is_read_back_from_the_log() {
+/// Canfield on a deck of 6 ranks, and the limits its small deals are
+/// searched with here: 100,000 nodes, 64 MiB.
+fn small_canfield() -> (Rules, Limits) {
     let rules = common::small(
         GameKind::Canfield,
         Reading::Standard,
@@ -124,6 +120,17 @@ fn a_win_is_read_back_from_the_log() {
         max_nodes: Some(100_000),
         ..memory(64 << 20)
     };
+    (rules, limits)
+}
+
+/// Canfield on a deck of 6 ranks, seeds 1-40, at most 100,000 nodes:
+/// where the layered search decides, the depth-first search agrees, and
+/// each win, read back from the log, is the full move list, which `solve`
+/// has replayed to a win (and which replays here too). It wins late: a
+/// won deal's positions of lower levels all come first.
+#[test]
+fn a_win_is_read_back_from_the_log() {
+    let (rules, limits) = small_canfield();
     let (mut won, mut lost) = (0, 0);
     for seed in 1..=40 {
         let layout = Source::Native(seed).layout(&rules);
@@ -265,16 +272,7 @@ fn a_layered_search_goes_on_from_its_saves() {
 /// ranks) that takes the layered search more than 3,000 nodes: its rules,
 /// seed, and the search's outcome without a stop.
 fn won_small_canfield() -> (Rules, u64, Outcome) {
-    let rules = common::small(
-        GameKind::Canfield,
-        Reading::Standard,
-        RuleOverrides::default(),
-    )
-    .unwrap();
-    let limits = Limits {
-        max_nodes: Some(100_000),
-        ..memory(64 << 20)
-    };
+    let (rules, limits) = small_canfield();
     let (seed, whole) = (1..=40)
         .map(|seed| {
             let layout = Source::Native(seed).layout(&rules);
@@ -389,16 +387,7 @@ fn no_log() -> Options {
 /// ends UNKNOWN.
 #[test]
 fn a_win_without_a_log_is_searched_again_with_one() {
-    let rules = common::small(
-        GameKind::Canfield,
-        Reading::Standard,
-        RuleOverrides::default(),
-    )
-    .unwrap();
-    let limits = Limits {
-        max_nodes: Some(100_000),
-        ..memory(64 << 20)
-    };
+    let (rules, limits) = small_canfield();
     let (mut won, mut lost) = (0, 0);
     for seed in 1..=40 {
         let layout = Source::Native(seed).layout(&rules);

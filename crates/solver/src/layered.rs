@@ -30,8 +30,8 @@
 //!
 //! So the search takes the lowest level it holds positions of and expands
 //! them, and the positions of that level their moves lead to, until none
-//! is left; positions of higher levels wait, each level's in a file
-//! ([`Queue`]). A finished level is never met again: every position that
+//! is left; positions of higher levels wait, each level's in blocks of a
+//! file its progress's levels share ([`Queue`]). A finished level is never met again: every position that
 //! reaches one of its positions is of a level at or below it, all
 //! finished. So its positions need not be kept: when the table is full,
 //! it is rebuilt from the positions of the levels not finished, read back
@@ -109,8 +109,10 @@
 //! buffers need, if more): a table full of positions of levels not
 //! finished ends the search UNKNOWN (memory). The files are compressed in
 //! blocks (lz4) in the system's temporary directory (`TMPDIR`); they have
-//! no name while written (on Unix) and go when the search ends, a level's
-//! when it is finished. On Double Easthaven 263 they took about 35 bytes
+//! no name while written (on Unix) and go when the search ends, a
+//! progress's when its last level is finished. A level's last block, being
+//! filled, is in memory; when these blocks take more than their share,
+//! they are all written out ([`Layered::flush`]). On Double Easthaven 263 they took about 35 bytes
 //! written a position stored, the log included
 //! (`results/2026-11-28-layered-de`); on Chameleon 16, 24 bytes
 //! (`results/2026-11-28-chameleon-layered`).
@@ -125,10 +127,12 @@
 //! blocks and the description. Why a continued search stays exact is
 //! argued at [`solve_layered_saving`].
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -184,7 +188,6 @@ pub fn level(g: &Game, st: &State) -> u64 {
 /// ends); elsewhere it is removed when dropped.
 struct Scratch {
     file: File,
-    #[cfg_attr(unix, allow(dead_code))]
     path: PathBuf,
     /// A file of a saved search's directory ([`Scratch::named`]): kept
     /// when dropped.
@@ -313,8 +316,11 @@ fn decompress(block: &[u8], out: &mut Vec<u8>) -> std::io::Result<()> {
 /// with few positions takes little). Blocks already read stay in the file until
 /// the level is finished (the queue dropped): a rebuilt table must hold
 /// every position of the level under way ([`Layered::compact`]).
+///
+/// The levels of one progress share a file ([`Shared`]), each knowing
+/// where its own blocks are.
 struct Queue {
-    file: Option<Scratch>,
+    file: Shared,
     /// Compressed blocks written: (offset, length); those before `next`
     /// have been read.
     blocks: Vec<(u64, u32)>,
@@ -335,16 +341,22 @@ struct Queue {
     /// over if the table holds it (see the module comment).
     lo: u64,
     hi: u64,
-    /// Where its file goes in a saved search's directory; `None` for a
-    /// nameless file in the temporary directory.
-    path: Option<PathBuf>,
 }
 
+/// A file that the blocks of all the levels of one progress are written
+/// to ([`Layered::files`]): so the files open at once are one a progress
+/// waiting, however many talon states and parts split it (Superior
+/// Canfield, its stock redealt without end, has thousands of levels
+/// waiting at once, each of a few positions, and a file each would run
+/// out of the files a process may open). It goes when the last of its
+/// levels is finished, a progress's levels being finished one after the
+/// other (no level of a progress is made once the search has passed it).
+type Shared = Rc<RefCell<Scratch>>;
+
 impl Queue {
-    fn new(buf: usize, path: Option<PathBuf>) -> Queue {
+    fn new(buf: usize, file: Shared) -> Queue {
         Queue {
-            path,
-            file: None,
+            file,
             blocks: Vec::new(),
             next: 0,
             tail: Vec::new(),
@@ -397,13 +409,7 @@ impl Queue {
         let mut cbuf = Vec::new();
         compress(&self.tail, &mut cbuf);
         self.tail.clear();
-        if self.file.is_none() {
-            self.file = Some(match &self.path {
-                Some(p) => Scratch::named(p)?,
-                None => Scratch::new("queue")?,
-            });
-        }
-        let at = self.file.as_mut().expect("a file").append(&cbuf)?;
+        let at = self.file.borrow_mut().append(&cbuf)?;
         self.blocks.push((at, cbuf.len() as u32));
         Ok(())
     }
@@ -412,8 +418,7 @@ impl Queue {
     fn read_block(&mut self, i: usize, out: &mut Vec<u8>) -> std::io::Result<()> {
         let (at, len) = self.blocks[i];
         let mut cbuf = vec![0; len as usize];
-        let f = self.file.as_mut().expect("blocks are in the file");
-        f.read_at(at, &mut cbuf)?;
+        self.file.borrow_mut().read_at(at, &mut cbuf)?;
         decompress(&cbuf, out)
     }
 
@@ -619,6 +624,8 @@ struct Layered<'g> {
     table: FingerprintSet,
     /// The levels' waiting positions.
     pending: BTreeMap<u64, Queue>,
+    /// The files of the progresses waiting ([`Shared`]), by progress.
+    files: BTreeMap<u64, Shared>,
     /// The bytes the queues hold ([`Queue::bytes`]), kept as they change
     /// (summing up to [`MAX_QUEUES`] queues at every store would cost more).
     queue_bytes: usize,
@@ -678,11 +685,15 @@ const LOG_FILE: &str = "log";
 /// move raises the progress by a card or two, a to-tableau deal by a card
 /// a pile, and the safe moves after it by a few more, each progress taking
 /// a level for each talon state met and part ([`PARTS`]) met. More may
-/// wait: the buffers grow only as filled, and the memory is checked at
-/// every store.
+/// wait: the buffers grow only as filled, the memory is checked at every
+/// store, and the buffers are emptied into the files when they take too
+/// much ([`Layered::flush`]).
 const QUEUES: usize = 256;
-/// The most levels waiting at once (each has a file open).
-const MAX_QUEUES: usize = 512;
+
+/// A level's progress: the files are shared by progress ([`Shared`]).
+fn progress_of(lv: u64) -> u64 {
+    lv >> 24
+}
 
 impl<'g> Layered<'g> {
     fn memory(&self) -> usize {
@@ -728,26 +739,74 @@ impl<'g> Layered<'g> {
         self.game.pack(st, &mut self.record);
         self.record[0] = (self.record.len() - 9) as u8;
         if !self.pending.contains_key(&lv) {
-            if self.pending.len() >= MAX_QUEUES {
-                return Ok(Err(Limit::Memory(self.limits.max_memory)));
-            }
-            let path = self.saving.as_mut().map(|sv| {
-                sv.next_file += 1;
-                sv.dir.join(format!("level-{}", sv.next_file - 1))
-            });
-            self.pending.insert(lv, Queue::new(self.buf, path));
+            let file = self.file_of(progress_of(lv)).map_err(log_error)?;
+            self.pending.insert(lv, Queue::new(self.buf, file));
         }
         let q = self.pending.get_mut(&lv).expect("inserted");
         let before = q.bytes();
         q.push(&self.record).map_err(log_error)?;
         self.queue_bytes = self.queue_bytes + q.bytes() - before;
-        let m = self.memory();
+        let mut m = self.memory();
+        if m > self.limits.max_memory {
+            self.flush().map_err(log_error)?;
+            m = self.memory();
+        }
         self.stats.peak_memory = self.stats.peak_memory.max(m);
-        // Only the log's offsets grow without a bound of their own.
+        // Only the log's offsets and the blocks' places grow without a
+        // bound of their own.
         if m > self.limits.max_memory {
             return Ok(Err(Limit::Memory(self.limits.max_memory)));
         }
         Ok(Ok(()))
+    }
+
+    /// The file of a progress's levels ([`Shared`]): the one its waiting
+    /// levels use, or a new one (named in a saved search's directory).
+    fn file_of(&mut self, progress: u64) -> std::io::Result<Shared> {
+        if let Some(f) = self.files.get(&progress) {
+            return Ok(Rc::clone(f));
+        }
+        let f = match self.saving.as_mut() {
+            Some(sv) => {
+                sv.next_file += 1;
+                Scratch::named(&sv.dir.join(format!("level-{}", sv.next_file - 1)))?
+            }
+            None => Scratch::new("queue")?,
+        };
+        let f = Rc::new(RefCell::new(f));
+        self.files.insert(progress, Rc::clone(&f));
+        Ok(f)
+    }
+
+    /// Level `lv`, finished, is dropped, and its progress's file with it
+    /// if no level of that progress waits (a saved search's file is
+    /// removed after the next save, which no longer names it).
+    fn finish(&mut self, lv: u64) {
+        let done = self.pending.remove(&lv).expect("a level waiting");
+        self.queue_bytes -= done.bytes();
+        drop(done);
+        let p = progress_of(lv);
+        if self.files.get(&p).is_some_and(|f| Rc::strong_count(f) == 1) {
+            let f = self.files.remove(&p).expect("present");
+            if let Some(sv) = &mut self.saving {
+                sv.finished.push(f.borrow().path.clone());
+            }
+        }
+    }
+
+    /// Writes every waiting level's last block, still in memory, to its
+    /// file, and gives back the memory: for when the levels' buffers take
+    /// more than their share (many levels waiting, each with a block
+    /// being filled).
+    fn flush(&mut self) -> std::io::Result<()> {
+        for q in self.pending.values_mut() {
+            if !q.tail.is_empty() {
+                q.write_tail()?;
+            }
+            q.tail = Vec::new();
+        }
+        self.queue_bytes = self.pending.values().map(Queue::bytes).sum();
+        Ok(())
     }
 
     /// Enters `st` in the table, rebuilding it when full
@@ -1003,6 +1062,7 @@ impl<'g> Layered<'g> {
     fn line_again(&mut self, limits: &Limits, options: &Options) -> Result<Verdict, SolveError> {
         self.table = FingerprintSet::with_budget(1 << 16);
         self.pending.clear();
+        self.files.clear();
         self.queue_bytes = 0;
         let elapsed = self.start.elapsed();
         let again = Limits {
@@ -1071,11 +1131,11 @@ pub(crate) fn search_layered(
 /// has read its file up to a point. The save writes out what the files
 /// hold in memory (each level's last block, which makes blocks shorter
 /// than the others), syncs them, and writes `search.ck`: the counts, the
-/// log's length and its last records, and each waiting level's file name,
-/// length, blocks, how far it has been read, and which of its positions
-/// are to be checked when taken (`lo..hi`, [`Queue::forget`]). The files
-/// are only ever appended to, and a finished level's file is removed
-/// only after the next save, so each save stays whole until the next
+/// log's length and its last records, each progress's file name and
+/// length ([`Shared`]), and each waiting level's blocks, how far it has
+/// been read, and which of its positions are to be checked when taken
+/// (`lo..hi`, [`Queue::forget`]). The files are only ever appended to,
+/// and a finished progress's file is removed only after the next save, so each save stays whole until the next
 /// replaces it (`search.ck.tmp`, synced, renamed over `search.ck`).
 ///
 /// A resumed search cuts every file back to its saved length (what was
@@ -1225,6 +1285,7 @@ fn search(
         game,
         table: FingerprintSet::with_budget(table_budget),
         pending: BTreeMap::new(),
+        files: BTreeMap::new(),
         buf,
         queue_bytes: 0,
         log: log.map_err(log_error)?,
@@ -1256,11 +1317,7 @@ fn search(
                 break Some(stop);
             }
             // Finished: its positions are forgotten at the next rebuild.
-            let done = s.pending.remove(&lv).expect("the level under way");
-            s.queue_bytes -= done.bytes();
-            if let (Some(sv), Some(p)) = (&mut s.saving, &done.path) {
-                sv.finished.push(p.clone());
-            }
+            s.finish(lv);
         },
     };
     // A search stopped in the middle of a level (by the memory limit, or
@@ -1291,6 +1348,7 @@ fn search(
                 // The files are closed first (some systems cannot remove
                 // an open file).
                 s.pending.clear();
+                s.files.clear();
                 s.queue_bytes = 0;
                 s.log = Log::new(None).map_err(log_error)?;
                 remove_saved(dir).map_err(ck)?;
@@ -1432,25 +1490,29 @@ impl Layered<'_> {
         put(&mut b, log.tail.len() as u64);
         b.extend_from_slice(&log.tail);
         put(&mut b, sv.next_file);
-        put(&mut b, self.pending.len() as u64);
-        for (&lv, q) in self.pending.iter_mut() {
+        // Every level's last block written first: the files' lengths are
+        // then final.
+        for q in self.pending.values_mut() {
             if !q.tail.is_empty() {
                 let before = q.bytes();
                 q.write_tail().map_err(ck)?;
                 self.queue_bytes = self.queue_bytes + q.bytes() - before;
             }
-            let name = q.path.as_ref().and_then(|p| p.file_name()?.to_str());
+        }
+        put(&mut b, self.files.len() as u64);
+        for (&p, f) in &self.files {
+            let f = f.borrow();
+            f.file.sync_data().map_err(ck)?;
+            let name = f.path.file_name().and_then(|n| n.to_str());
             let name = name.expect("a saved search's levels have named files");
-            put(&mut b, lv);
+            put(&mut b, p);
             put(&mut b, name.len() as u64);
             b.extend_from_slice(name.as_bytes());
-            match &q.file {
-                Some(f) => {
-                    f.file.sync_data().map_err(ck)?;
-                    put(&mut b, f.len);
-                }
-                None => put(&mut b, 0),
-            }
+            put(&mut b, f.len);
+        }
+        put(&mut b, self.pending.len() as u64);
+        for (&lv, q) in self.pending.iter() {
+            put(&mut b, lv);
             put(&mut b, q.blocks.len() as u64);
             for &(at, len) in &q.blocks {
                 put(&mut b, at);
@@ -1554,24 +1616,33 @@ impl Layered<'_> {
         let n = rd.u64()?;
         let mut names = std::collections::HashSet::new();
         for _ in 0..n {
-            let lv = rd.u64()?;
+            let p = rd.u64()?;
             let len = rd.u64()?;
             let name = std::str::from_utf8(rd.bytes(len)?).map_err(|_| damaged())?;
+            let name = name.to_owned();
             if !name.starts_with("level-") || name.contains(['/', '\\']) {
                 return Err(damaged());
             }
-            names.insert(name.to_owned());
-            let path = dir.join(name);
-            let mut q = Queue::new(self.buf, Some(path.clone()));
             let flen = rd.u64()?;
+            let f = Scratch::reopen(&dir.join(&name), flen).map_err(ck)?;
+            if !names.insert(name) || self.files.insert(p, Rc::new(RefCell::new(f))).is_some() {
+                return Err(damaged());
+            }
+        }
+        let n = rd.u64()?;
+        for _ in 0..n {
+            let lv = rd.u64()?;
+            let file = self.files.get(&progress_of(lv)).ok_or_else(damaged)?;
+            let flen = file.borrow().len;
+            let mut q = Queue::new(self.buf, Rc::clone(file));
             let nb = rd.u64()?;
             for _ in 0..nb {
                 let at = rd.u64()?;
                 let len = u32::try_from(rd.u64()?).map_err(|_| damaged())?;
+                if at.checked_add(u64::from(len)).is_none_or(|end| end > flen) {
+                    return Err(damaged());
+                }
                 q.blocks.push((at, len));
-            }
-            if nb > 0 {
-                q.file = Some(Scratch::reopen(&path, flen).map_err(ck)?);
             }
             let next = rd.u64()? as usize;
             let rpos = rd.u64()? as usize;
@@ -1642,6 +1713,10 @@ mod tests {
         out
     }
 
+    fn shared() -> Shared {
+        Rc::new(RefCell::new(Scratch::new("test").unwrap()))
+    }
+
     fn record(g: &Game, st: &State, id: u64) -> Vec<u8> {
         let mut r = vec![0];
         r.extend_from_slice(&id.to_le_bytes());
@@ -1657,7 +1732,7 @@ mod tests {
     fn a_queue_gives_back_its_positions_in_order() {
         let g = game();
         let all = positions(&g, 20_000);
-        let mut q = Queue::new(1 << 10, None);
+        let mut q = Queue::new(1 << 10, shared());
         let (mut pushed, mut popped, mut eached) = (0, 0, 0);
         let mut x = 9u64;
         while popped < all.len() {
@@ -1706,6 +1781,41 @@ mod tests {
         );
     }
 
+    /// Three queues sharing one file, their blocks interleaved in it, each
+    /// give back their own positions in order, from the file and from
+    /// memory.
+    #[test]
+    fn queues_sharing_a_file_keep_their_own_blocks() {
+        let g = game();
+        let all = positions(&g, 9_000);
+        let file = shared();
+        let mut qs: Vec<Queue> = (0..3)
+            .map(|_| Queue::new(1 << 10, Rc::clone(&file)))
+            .collect();
+        for (i, (st, id)) in all.iter().enumerate() {
+            qs[i * 7 % 3].push(&record(&g, st, *id)).unwrap();
+        }
+        assert!(qs.iter().all(|q| q.blocks.len() > 50 && !q.tail.is_empty()));
+        assert_eq!(
+            file.borrow().len,
+            qs.iter()
+                .flat_map(|q| &q.blocks)
+                .map(|b| u64::from(b.1))
+                .sum::<u64>()
+        );
+        for (k, q) in qs.iter_mut().enumerate() {
+            let want: Vec<(State, u64)> = (0..all.len())
+                .filter(|i| i * 7 % 3 == k)
+                .map(|i| all[i].clone())
+                .collect();
+            let mut got = Vec::new();
+            while let Some((st, id, _)) = q.pop(&g).unwrap() {
+                got.push((st, id));
+            }
+            assert_eq!(got, want, "queue {k}");
+        }
+    }
+
     /// A forgotten queue's `each` visits only the positions pushed since,
     /// and once the first of those not checked is checked (`lo` raised),
     /// it as well.
@@ -1713,7 +1823,7 @@ mod tests {
     fn a_forgotten_queue_visits_what_came_after() {
         let g = game();
         let all = positions(&g, 3_000);
-        let mut q = Queue::new(1 << 10, None);
+        let mut q = Queue::new(1 << 10, shared());
         for (st, id) in &all[..2_000] {
             q.push(&record(&g, st, *id)).unwrap();
         }

@@ -526,3 +526,24 @@ fn a_win_without_a_log_across_sittings() {
     assert_eq!(out.stats.nodes, 2 * whole.stats.nodes, "seed {seed}");
     assert!(!dir.exists());
 }
+
+/// Superior Canfield, its stock redealt without end, has thousands of
+/// levels waiting at once (talon states and parts of a few positions
+/// each): they share a file a progress, and their buffers go to disk when
+/// they pass the memory's share, so only the node limit stops the search
+/// (before the files were shared, it stopped at 309 nodes, at 512 levels
+/// waiting, calling that the memory limit), inside its 16 MiB.
+#[test]
+fn thousands_of_levels_wait_in_few_files() {
+    let rules = preset(GameKind::SuperiorCanfield);
+    let layout = Source::Native(339).layout(&rules);
+    let limits = Limits {
+        max_nodes: Some(300_000),
+        ..memory(16 << 20)
+    };
+    let out = run(&rules, &layout, &limits, &layered(None));
+    assert_eq!(out.verdict, Verdict::Unknown(Limit::Nodes(300_000)));
+    let s = &out.stats;
+    assert_eq!(s.nodes, 300_000);
+    assert!(s.stored > 900_000 && s.peak_memory <= 16 << 20, "{s:?}");
+}

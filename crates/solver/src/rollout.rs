@@ -743,12 +743,27 @@ pub(crate) fn lowest_foundation(g: &Game, st: &State) -> u8 {
 /// with the independent checker too). The rollouts' lines and the
 /// beams' ([`crate::beam`]) are read so.
 pub(crate) fn core_moves(g: &Game, line: &[Step]) -> Option<Vec<Move>> {
+    core_moves_via(g, line, &mut |_, _| Vec::new())
+}
+
+/// [`core_moves`], with the moves `before(i, position)` gives played
+/// before step `i` (the layered search's reversible moves to the class
+/// member a step is played from), and no safe moves after them.
+pub(crate) fn core_moves_via(
+    g: &Game,
+    line: &[Step],
+    before: &mut dyn FnMut(usize, &State) -> Vec<Move>,
+) -> Option<Vec<Move>> {
     let mut st = g.initial();
     let mut autos = Vec::new();
     play_safe_moves(g, &mut st, &mut autos);
     let mut out: Vec<Move> = autos.iter().map(|&(m, _)| m).collect();
     let mut reach = SmallVec::new();
-    for s in line {
+    for (i, s) in line.iter().enumerate() {
+        for m in before(i, &st) {
+            g.try_play(&mut st, m).ok()?;
+            out.push(m);
+        }
         if let Some(t) = s.talon {
             g.waste_reach(&st, &mut reach);
             if !reach

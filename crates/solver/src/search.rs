@@ -53,7 +53,8 @@ use crate::beam::Beams;
 use crate::class::{self, ClassFinder, Form, CLASS_CAP};
 use crate::key::{fingerprint_level, fresh_cover, new_reach};
 use crate::moves::{
-    generate, generate_onto, independent, play_safe_moves, touches_tableau_only, Gen, SMove,
+    generate, generate_onto, independent, play_safe_moves, touches_tableau_only, Gen, ReachMemo,
+    SMove,
 };
 use crate::probe::{best_first, Weights};
 use crate::rollout::Rollouts;
@@ -331,7 +332,8 @@ pub struct Options {
     /// ([`crate::layered`]; off by default): it holds only the positions
     /// of the levels not yet finished, so it can prove deals lost that
     /// need more positions than the table holds, but finds wins late. It
-    /// runs alone: no rollouts, probes, beams, tableau classes or threads.
+    /// runs alone (no rollouts, probes, beams or threads), with tableau
+    /// classes as [`Options::tableau_classes`] says.
     pub layered: bool,
     /// For tests of the layered search: rebuild its table every this many
     /// positions stored, forgetting every level waiting, whether the
@@ -3012,128 +3014,17 @@ impl<'g> Searcher<'g> {
         }
         let start = self.arena.len();
         let members_start = self.members.len();
-        match form {
-            Form::General(merged) | Form::Free(merged) => {
-                // A free class stays one whatever tableau-to-tableau move is
-                // made; an ordinary one, whatever reversible move.
-                let free = matches!(form, Form::Free(_));
-                if free {
-                    self.class.free_members(self.game, st);
-                } else {
-                    let complete = self.class.explore(self.game, st);
-                    debug_assert!(complete);
-                }
-                debug_assert_eq!(self.class.members.len(), merged);
-                self.stats.merged += merged as u64 - 1;
-                // A free class's moves that lead into a free class: the
-                // first of each card, source and kind stands for all.
-                let mut verdicts: SmallVec<[(Card, bool, bool); 8]> = SmallVec::new();
-                let mut taken: SmallVec<[FreeResult; 16]> = SmallVec::new();
-                for k in 0..self.class.members.len() {
-                    let a = self.mpaths.len() as u32;
-                    self.class.path(k, &mut self.mpaths);
-                    self.members.push((a, self.mpaths.len() as u32));
-                    // Moves that stay in the class are not offered (`generate`
-                    // leaves the reversible ones out); a move that leaves the
-                    // tableau alone has the same effect, up to the class,
-                    // from every member: the first's stands for all.
-                    let mode = if k == 0 {
-                        Gen::ClassFirst
-                    } else {
-                        Gen::ClassOther
-                    };
-                    let mst = &self.class.members[k].st;
-                    generate(self.game, mst, &mut self.scratch, &mut self.reach, mode);
-                    for &sm in &self.scratch {
-                        if free && touches_tableau_only(sm.mv) {
-                            continue;
-                        }
-                        if let (true, Move::Play { from, to, card, .. }) = (free, sm.mv) {
-                            let adding = matches!(to, Loc::Tableau(_));
-                            if adding || matches!(from, Loc::Tableau(_)) {
-                                let known = verdicts.iter().find(|v| (v.0, v.1) == (card, adding));
-                                let merged = match known {
-                                    Some(v) => v.2,
-                                    None => {
-                                        let v = self.class.result_free(self.game, st, card, adding);
-                                        verdicts.push((card, adding, v));
-                                        v
-                                    }
-                                };
-                                let from = if adding { from } else { Loc::Tableau(0) };
-                                let key = (from, card, sm.talon, adding);
-                                if merged {
-                                    if taken.contains(&key) {
-                                        continue;
-                                    }
-                                    taken.push(key);
-                                }
-                            }
-                        }
-                        self.arena.push(SMove {
-                            member: k as u8,
-                            fp: if k == 0 { sm.fp } else { None },
-                            ..sm
-                        });
-                    }
-                }
-            }
-            Form::Binary { .. } => {
-                // Member 0 is the position itself; member i + 1 is it with
-                // level i flipped, offering only the moves that need the
-                // card the flip uncovers (see `ClassFinder::form`).
-                let flips: SmallVec<[class::Flip; 16]> = self.class.flips.iter().copied().collect();
-                self.stats.merged += (1u64 << flips.len().min(63)) - 1;
-                let a = self.mpaths.len() as u32;
-                self.members.push((a, a));
-                generate(
-                    self.game,
-                    st,
-                    &mut self.scratch,
-                    &mut self.reach,
-                    Gen::ClassFirst,
-                );
-                self.arena.extend_from_slice(&self.scratch);
-                let mut ms = st.clone();
-                for (i, f) in flips.iter().enumerate() {
-                    let flip = class::flip_move(self.game, st, f.c, f.off);
-                    ms.clone_from(st);
-                    self.game.play(&mut ms, flip);
-                    let a = self.mpaths.len() as u32;
-                    self.mpaths.push(flip);
-                    self.members.push((a, a + 1));
-                    let Move::Play {
-                        from: Loc::Tableau(q),
-                        ..
-                    } = flip
-                    else {
-                        unreachable!("a flip is a tableau move")
-                    };
-                    // `on` is now the top of the pile the flip left.
-                    generate_onto(
-                        self.game,
-                        &ms,
-                        q as usize,
-                        f.on,
-                        self.reach.last(),
-                        &mut self.scratch,
-                    );
-                    for &sm in &self.scratch {
-                        self.arena.push(SMove {
-                            member: i as u8 + 1,
-                            fp: None,
-                            ..sm
-                        });
-                    }
-                }
-            }
-            Form::Unmerged | Form::Single => {
-                self.members
-                    .push((self.mpaths.len() as u32, self.mpaths.len() as u32));
-                generate(self.game, st, &mut self.scratch, &mut self.reach, Gen::All);
-                self.arena.extend_from_slice(&self.scratch);
-            }
-        }
+        self.stats.merged += list_moves(
+            self.game,
+            st,
+            form,
+            &mut self.class,
+            &mut self.reach,
+            &mut self.scratch,
+            &mut self.arena,
+            &mut self.members,
+            &mut self.mpaths,
+        );
         // Searched before at a higher level: only the K+ plays that level
         // lacked are new ([`crate::key::new_reach`]).
         if let (Some(old), false, false) = (lowered, self.rebuilding, self.resumed) {
@@ -3193,6 +3084,168 @@ impl<'g> Searcher<'g> {
         debug_assert!(g.is_won(&st));
         out
     }
+}
+
+/// Lists the moves of `st`, a position just stored whose class is `form`
+/// ([`ClassFinder::form`]), behind `arena`: its own moves where its class
+/// is not merged, else every member's moves that leave the class, each
+/// marked with its member, whose path of reversible moves from `st` is
+/// pushed onto `members` (a range of `mpaths`, member 0's empty). The
+/// positions merged into `st`'s (its class's members but one).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn list_moves(
+    game: &Game,
+    st: &State,
+    form: Form,
+    class: &mut ClassFinder,
+    reach: &mut ReachMemo,
+    scratch: &mut SmallVec<[SMove; 32]>,
+    arena: &mut Vec<SMove>,
+    members: &mut Vec<(u32, u32)>,
+    mpaths: &mut Vec<Move>,
+) -> u64 {
+    let mut added = 0;
+    match form {
+        Form::General(merged) | Form::Free(merged) => {
+            // A free class stays one whatever tableau-to-tableau move is
+            // made; an ordinary one, whatever reversible move.
+            let free = matches!(form, Form::Free(_));
+            if free {
+                class.free_members(game, st);
+            } else {
+                let complete = class.explore(game, st);
+                debug_assert!(complete);
+            }
+            debug_assert_eq!(class.members.len(), merged);
+            added = merged as u64 - 1;
+            // A free class's moves that lead into a free class: the
+            // first of each card, source and kind stands for all.
+            let mut verdicts: SmallVec<[(Card, bool, bool); 8]> = SmallVec::new();
+            let mut taken: SmallVec<[FreeResult; 16]> = SmallVec::new();
+            for k in 0..class.members.len() {
+                let a = mpaths.len() as u32;
+                class.path(k, mpaths);
+                members.push((a, mpaths.len() as u32));
+                // Moves that stay in the class are not offered (`generate`
+                // leaves the reversible ones out); a move that leaves the
+                // tableau alone has the same effect, up to the class,
+                // from every member: the first's stands for all.
+                let mode = if k == 0 {
+                    Gen::ClassFirst
+                } else {
+                    Gen::ClassOther
+                };
+                let mst = &class.members[k].st;
+                generate(game, mst, scratch, reach, mode);
+                for &sm in scratch.iter() {
+                    if free && touches_tableau_only(sm.mv) {
+                        continue;
+                    }
+                    if let (true, Move::Play { from, to, card, .. }) = (free, sm.mv) {
+                        let adding = matches!(to, Loc::Tableau(_));
+                        if adding || matches!(from, Loc::Tableau(_)) {
+                            let known = verdicts.iter().find(|v| (v.0, v.1) == (card, adding));
+                            let merged = match known {
+                                Some(v) => v.2,
+                                None => {
+                                    let v = class.result_free(game, st, card, adding);
+                                    verdicts.push((card, adding, v));
+                                    v
+                                }
+                            };
+                            let from = if adding { from } else { Loc::Tableau(0) };
+                            let key = (from, card, sm.talon, adding);
+                            if merged {
+                                if taken.contains(&key) {
+                                    continue;
+                                }
+                                taken.push(key);
+                            }
+                        }
+                    }
+                    arena.push(SMove {
+                        member: k as u8,
+                        fp: if k == 0 { sm.fp } else { None },
+                        ..sm
+                    });
+                }
+            }
+        }
+        Form::Binary { .. } => {
+            // Member 0 is the position itself; member i + 1 is it with
+            // level i flipped, offering only the moves that need the
+            // card the flip uncovers (see `ClassFinder::form`).
+            let flips: SmallVec<[class::Flip; 16]> = class.flips.iter().copied().collect();
+            added = (1u64 << flips.len().min(63)) - 1;
+            let a = mpaths.len() as u32;
+            members.push((a, a));
+            generate(game, st, scratch, reach, Gen::ClassFirst);
+            arena.extend_from_slice(scratch);
+            let mut ms = st.clone();
+            for (i, f) in flips.iter().enumerate() {
+                let flip = class::flip_move(game, st, f.c, f.off);
+                ms.clone_from(st);
+                game.play(&mut ms, flip);
+                let a = mpaths.len() as u32;
+                mpaths.push(flip);
+                members.push((a, a + 1));
+                let Move::Play {
+                    from: Loc::Tableau(q),
+                    ..
+                } = flip
+                else {
+                    unreachable!("a flip is a tableau move")
+                };
+                // `on` is now the top of the pile the flip left.
+                generate_onto(game, &ms, q as usize, f.on, reach.last(), scratch);
+                for &sm in scratch.iter() {
+                    arena.push(SMove {
+                        member: i as u8 + 1,
+                        fp: None,
+                        ..sm
+                    });
+                }
+            }
+        }
+        Form::Unmerged | Form::Single => {
+            members.push((mpaths.len() as u32, mpaths.len() as u32));
+            generate(game, st, scratch, reach, Gen::All);
+            arena.extend_from_slice(scratch);
+        }
+    }
+    added
+}
+
+/// The reversible moves from `st` (of class `form`) to its class member
+/// `k`, as [`list_moves`] numbers the members (none for member 0).
+pub(crate) fn member_path(
+    game: &Game,
+    st: &State,
+    form: Form,
+    class: &mut ClassFinder,
+    k: u8,
+) -> Vec<Move> {
+    let mut out = Vec::new();
+    if k == 0 {
+        return out;
+    }
+    match form {
+        Form::General(_) => {
+            class.explore(game, st);
+            class.path(k as usize, &mut out);
+        }
+        Form::Free(_) => {
+            class.free_members(game, st);
+            class.path(k as usize, &mut out);
+        }
+        Form::Binary { .. } => {
+            let f = class.flips[k as usize - 1];
+            out.push(class::flip_move(game, st, f.c, f.off));
+        }
+        // No members but the position: the caller's line does not replay.
+        Form::Unmerged | Form::Single => {}
+    }
+    out
 }
 
 /// What decides the free class a move of a free class leads into: where
@@ -3275,6 +3328,91 @@ mod tests {
         }
         println!("{checked} binary classes checked, {flips} flips");
         assert!(checked > 300, "{checked} binary classes checked");
+    }
+
+    /// The layered search reads a winning line back by finding each move's
+    /// class member again ([`member_path`]): for every member [`list_moves`]
+    /// plays a move from, the path is the one it listed, and every move
+    /// listed for that member is legal at its end. Checked along random
+    /// playouts of the one-deck games with runs moving in any part, every
+    /// form met (general, free and binary classes).
+    #[test]
+    fn member_paths_are_the_listed_ones() {
+        let mut met = std::collections::BTreeMap::new();
+        for g in [
+            GameKind::Canfield,
+            GameKind::SuperiorCanfield,
+            GameKind::Easthaven,
+        ] {
+            for ranks in [None, Some(6)] {
+                let o = RuleOverrides {
+                    group_moves: Some(demon_core::rules::GroupMoves::Any),
+                    ranks,
+                    reserve: ranks.map(|_| 4),
+                    ..Default::default()
+                };
+                let Ok(rules) = Rules::resolve(g, Reading::Standard, &o) else {
+                    continue;
+                };
+                for seed in 0..12u64 {
+                    let layout = Source::Native(seed).layout(&rules);
+                    let Ok(game) = Game::new(&rules, &layout) else {
+                        continue;
+                    };
+                    let (mut cf, mut canon) = (ClassFinder::default(), game.initial());
+                    let (mut reach, mut scratch) = (ReachMemo::default(), SmallVec::new());
+                    let (mut arena, mut members, mut mpaths) = (Vec::new(), Vec::new(), Vec::new());
+                    let mut st = game.initial();
+                    let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+                    for _ in 0..200 {
+                        let form = cf.form(&game, &st, &mut canon);
+                        arena.clear();
+                        members.clear();
+                        mpaths.clear();
+                        list_moves(
+                            &game,
+                            &st,
+                            form,
+                            &mut cf,
+                            &mut reach,
+                            &mut scratch,
+                            &mut arena,
+                            &mut members,
+                            &mut mpaths,
+                        );
+                        let kind = match form {
+                            Form::General(_) => "general",
+                            Form::Free(_) => "free",
+                            Form::Binary { .. } => "binary",
+                            _ => "one",
+                        };
+                        for sm in &arena {
+                            // Found again from the position, as the line does.
+                            let form2 = cf.form(&game, &st, &mut canon);
+                            let path = member_path(&game, &st, form2, &mut cf, sm.member);
+                            let (a, b) = members[sm.member as usize];
+                            assert_eq!(path, mpaths[a as usize..b as usize], "{kind}");
+                            let mut ms = st.clone();
+                            for &m in &path {
+                                game.try_play(&mut ms, m).expect("a legal path");
+                            }
+                            if let Some(t) = sm.talon {
+                                game.set_talon_state(&mut ms, t);
+                            }
+                            game.try_play(&mut ms, sm.mv).expect("a legal move");
+                            *met.entry(kind).or_insert(0usize) += usize::from(sm.member > 0);
+                        }
+                        if !class::random_step(&game, &mut st, &mut rng) {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        println!("moves of members but the first: {met:?}");
+        for kind in ["general", "free", "binary"] {
+            assert!(met.get(kind).is_some_and(|&n| n > 100), "{kind}: {met:?}");
+        }
     }
 
     /// The class of `st` as the smallest fingerprint of its members, or

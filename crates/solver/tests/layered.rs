@@ -37,16 +37,20 @@ fn memory(bytes: usize) -> Limits {
 /// smaller memories), and where the waiting levels do not fit beside the
 /// level under way (1 MiB, the least `demon` accepts): the table forgets
 /// some, and their files come to hold copies (more positions stored than
-/// expanded), each passed over when taken. Every run of a deal meets the same table hits: a copy
-/// passed over is the hit its push would have been. The depth-first
-/// search agrees.
+/// expanded), each passed over when taken. Every run of a deal meets the
+/// same table hits: a copy passed over is the hit its push would have
+/// been. With tableau classes (one deck, runs moving in any part: here
+/// Easthaven), each class is expanded once: Easthaven 8 in 88,540
+/// classes, which merge 17,760 positions into them (Chameleon moves
+/// whole piles: no class is merged). The depth-first search agrees.
 #[test]
 fn a_rebuilt_table_forgets_only_what_it_may() {
     type Run = (usize, u64, u64);
-    let deals: [(GameKind, u64, u64, u64, [Run; 3]); 2] = [
+    let deals: [(GameKind, u64, bool, u64, u64, [Run; 3]); 3] = [
         (
             GameKind::Chameleon,
             723,
+            true,
             294_408,
             397_711,
             [
@@ -58,6 +62,7 @@ fn a_rebuilt_table_forgets_only_what_it_may() {
         (
             GameKind::Easthaven,
             8,
+            false,
             114_200,
             102_807,
             [
@@ -66,15 +71,31 @@ fn a_rebuilt_table_forgets_only_what_it_may() {
                 (1 << 20, 125_074, 14),
             ],
         ),
+        (
+            GameKind::Easthaven,
+            8,
+            true,
+            88_540,
+            87_683,
+            [
+                (256 << 20, 88_540, 0),
+                (1_500 << 10, 88_540, 3),
+                (1 << 20, 94_729, 10),
+            ],
+        ),
     ];
-    for (game, seed, nodes, hits, runs) in deals {
+    for (game, seed, classes, nodes, hits, runs) in deals {
         let rules = preset(game);
         let layout = Source::Native(seed).layout(&rules);
         let dfs = run(&rules, &layout, &memory(256 << 20), &Options::default());
         assert_eq!(dfs.verdict, Verdict::Lost);
         for (bytes, stored, rebuilds) in runs {
-            let out = run(&rules, &layout, &memory(bytes), &layered(None));
-            let what = format!("{game:?} {seed} in {bytes} bytes");
+            let o = Options {
+                tableau_classes: classes,
+                ..layered(None)
+            };
+            let out = run(&rules, &layout, &memory(bytes), &o);
+            let what = format!("{game:?} {seed} in {bytes} bytes, classes {classes}");
             assert_eq!(out.verdict, Verdict::Lost, "{what}");
             let s = &out.stats;
             assert_eq!(
@@ -82,6 +103,12 @@ fn a_rebuilt_table_forgets_only_what_it_may() {
                 (nodes, stored, hits, rebuilds),
                 "{what}"
             );
+            let merged = if classes && game == GameKind::Easthaven {
+                17_760
+            } else {
+                0
+            };
+            assert_eq!(s.merged, merged, "{what}");
             assert!(s.peak_memory <= bytes, "{what}: {s:?}");
         }
     }

@@ -751,9 +751,11 @@ fn progress_of(lv: u64) -> u64 {
 
 impl<'g> Layered<'g> {
     fn memory(&self) -> usize {
-        debug_assert_eq!(
-            self.queue_bytes,
-            self.pending.values().map(Queue::bytes).sum::<usize>()
+        // Summed over the levels waiting, of which there may be
+        // thousands, only now and then.
+        debug_assert!(
+            !self.stats.stored.is_multiple_of(1024)
+                || self.queue_bytes == self.pending.values().map(Queue::bytes).sum::<usize>()
         );
         self.table.bytes() + self.queue_bytes + self.log.bytes()
     }

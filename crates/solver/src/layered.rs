@@ -28,14 +28,14 @@
 //! (Chameleon 93 had one of these grow past 440 M positions, three
 //! quarters of a table of 10 GiB.)
 //!
-//! So the search takes the lowest level it holds positions of and expands
-//! them, and the positions of that level their moves lead to, until none
-//! is left; positions of higher levels wait, each level's in blocks of a
-//! file its progress's levels share ([`Queue`]). A finished level is never met again: every position that
-//! reaches one of its positions is of a level at or below it, all
-//! finished. So its positions need not be kept: when the table is full,
-//! it is rebuilt from the positions of the levels not finished, read back
-//! from their files ([`Layered::compact`]), which forgets the others.
+//! So the search takes the lowest level it holds positions of and expands them,
+//! and the positions of that level their moves lead to, until none is left;
+//! positions of higher levels wait, each level's in blocks of a file its
+//! progress's levels share ([`Queue`]). A finished level is never met again:
+//! every position that reaches one of its positions is of a level at or below
+//! it, all finished. So its positions need not be kept: when the table is full,
+//! it is rebuilt from the positions of the levels not finished, read back from
+//! their files ([`Layered::compact`]), which forgets the others.
 //!
 //! ## Levels the table forgets
 //!
@@ -496,15 +496,14 @@ impl Queue {
     }
 }
 
-/// The log of where each stored position came from (see the module
-/// comment). Record `i` (16 bytes) is `i` less its parent's number (6
-/// bytes; all ones for the deal's, which has none), the talon state its
-/// move set first (a flag and two bytes), the move ([`put_move`], 5
-/// bytes) and the class member it is played from (1 byte; see
-/// "Tableau classes" in the module comment). Records go in blocks of [`LOG_BLOCK`], compressed, the last
-/// one in memory; the offset of each block written is kept. A search
-/// without a log ([`Options::layered_no_log`]) only counts its records:
-/// no file.
+/// The log of where each stored position came from (see the module comment).
+/// Record `i` (16 bytes) is `i` less its parent's number (6 bytes; all ones for
+/// the deal's, which has none), the talon state its move set first (a flag and
+/// two bytes), the move ([`put_move`], 5 bytes) and the class member it is
+/// played from (1 byte; see "Tableau classes" in the module comment). Records
+/// go in blocks of [`LOG_BLOCK`], compressed, the last one in memory; the
+/// offset of each block written is kept. A search without a log
+/// ([`Options::layered_no_log`]) only counts its records: no file.
 struct Log {
     file: Option<Scratch>,
     offsets: Vec<u64>,
@@ -1214,17 +1213,17 @@ pub(crate) fn search_layered(
 ///
 /// ## What is saved, and why the verdict stays exact
 ///
-/// A save is made between two positions expanded: every position stored
-/// is then in the log and in its level's file, and the level under way
-/// has read its file up to a point. The save writes out what the files
-/// hold in memory (each level's last block, which makes blocks shorter
-/// than the others), syncs them, and writes `search.ck`: the counts, the
-/// log's length and its last records, each progress's file name and
-/// length ([`Shared`]), and each waiting level's blocks, how far it has
-/// been read, and which of its positions are to be checked when taken
-/// (`lo..hi`, [`Queue::forget`]). The files are only ever appended to,
-/// and a finished progress's file is removed only after the next save, so each save stays whole until the next
-/// replaces it (`search.ck.tmp`, synced, renamed over `search.ck`).
+/// A save is made between two positions expanded: every position stored is then
+/// in the log and in its level's file, and the level under way has read its
+/// file up to a point. The save writes out what the files hold in memory (each
+/// level's last block, which makes blocks shorter than the others), syncs them,
+/// and writes `search.ck`: the counts, the log's length and its last records,
+/// each progress's file name and length ([`Shared`]), and each waiting level's
+/// blocks, how far it has been read, and which of its positions are to be
+/// checked when taken (`lo..hi`, [`Queue::forget`]). The files are only ever
+/// appended to, and a finished progress's file is removed only after the next
+/// save, so each save stays whole until the next replaces it (`search.ck.tmp`,
+/// synced, renamed over `search.ck`).
 ///
 /// A resumed search cuts every file back to its saved length (what was
 /// appended since belongs to no save), removes level files the save does

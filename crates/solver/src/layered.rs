@@ -683,26 +683,31 @@ struct Layered<'g> {
     mpaths: Vec<Move>,
 }
 
-/// The fingerprint and talon level `st` is stored under, that of its
-/// tableau class's canonical member when classes are merged (`on`), and
-/// its class's form ([`ClassFinder::form`]).
+/// The form of `st`'s tableau class ([`ClassFinder::form`]) when classes
+/// are merged (`on`), its canonical member written in `canon` where it is
+/// not `st` itself; [`Form::Unmerged`] otherwise.
+fn class_form(g: &Game, on: bool, class: &mut ClassFinder, canon: &mut State, st: &State) -> Form {
+    if on {
+        class.form(g, st, canon)
+    } else {
+        Form::Unmerged
+    }
+}
+
+/// The fingerprint and talon level `st` is stored under: its tableau
+/// class's canonical member's (see [`class_form`]).
 fn class_key(
     g: &Game,
     on: bool,
     class: &mut ClassFinder,
     canon: &mut State,
     st: &State,
-) -> ((u128, u8), Form) {
-    let form = if on {
-        class.form(g, st, canon)
-    } else {
-        Form::Unmerged
-    };
-    let keyed: &State = match form {
+) -> (u128, u8) {
+    let keyed: &State = match class_form(g, on, class, canon, st) {
         Form::Binary { canonical: false } | Form::General(_) | Form::Free(_) => canon,
         _ => st,
     };
-    (fingerprint_level(g, keyed), form)
+    fingerprint_level(g, keyed)
 }
 
 /// A layered search saved in a directory (see [`solve_layered_saving`]).
@@ -968,7 +973,7 @@ impl<'g> Layered<'g> {
                 // Pushed before the table forgot this level: met since
                 // (pushed again, or checked earlier in the queue), or new.
                 debug_assert_eq!(i, q.lo);
-                let (key, _) = class_key(g, self.classes, &mut self.class, &mut self.canon, &st);
+                let key = class_key(g, self.classes, &mut self.class, &mut self.canon, &st);
                 let r = self.insert(key)?;
                 self.pending.get_mut(&lv).expect("the level under way").lo = i + 1;
                 match r {
@@ -994,7 +999,9 @@ impl<'g> Layered<'g> {
                 self.stats.dead += 1;
                 continue;
             }
-            let (_, form) = class_key(g, self.classes, &mut self.class, &mut self.canon, &st);
+            // Found again for a position just checked: a rebuild in that
+            // check may have used the finder for other positions.
+            let form = class_form(g, self.classes, &mut self.class, &mut self.canon, &st);
             self.arena.clear();
             self.members.clear();
             self.mpaths.clear();
@@ -1036,7 +1043,7 @@ impl<'g> Layered<'g> {
                 let clv = level(g, &child);
                 // The module comment's argument: no move lowers the level.
                 assert!(clv >= lv, "a move lowered the level: {sm:?}");
-                let (key, _) = class_key(g, self.classes, &mut self.class, &mut self.canon, &child);
+                let key = class_key(g, self.classes, &mut self.class, &mut self.canon, &child);
                 self.table.prefetch_key(key.0);
                 kids.push((child, key, clv, sm));
             }
@@ -1071,7 +1078,7 @@ impl<'g> Layered<'g> {
                 let on = self.classes;
                 let mut ahead = std::collections::VecDeque::with_capacity(REBUILD_AHEAD + 1);
                 q.each(g, |st| {
-                    let (key, _) = class_key(g, on, class, canon, st);
+                    let key = class_key(g, on, class, canon, st);
                     table.prefetch_key(key.0);
                     ahead.push_back(key);
                     if ahead.len() > REBUILD_AHEAD {
@@ -1129,7 +1136,7 @@ impl<'g> Layered<'g> {
         let (g, on) = (self.game, self.classes);
         let (class, canon) = (&mut self.class, &mut self.canon);
         let mut before = |i: usize, st: &State| {
-            let form = class_key(g, on, class, canon, st).1;
+            let form = class_form(g, on, class, canon, st);
             member_path(g, st, form, class, members[i])
         };
         core_moves_via(self.game, &steps, &mut before).ok_or_else(|| {

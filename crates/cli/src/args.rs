@@ -228,6 +228,9 @@ pub struct LimitArgs {
     /// Do not run beam searches beside the rollouts in the two-deck games (searches that keep the tens of thousands of most promising positions at each depth and look for a win only, growing wider from beam to beam; from 1.6 M nodes on they take three quarters of the rollouts' nodes, and an eighth of --max-memory, at most 1 GiB, none below 128 MiB). For comparison; the verdicts of decided deals do not depend on it.
     #[arg(long, help_heading = "Limits")]
     pub no_beams: bool,
+    /// Do not run NRPA searches beside the rollouts in the two-deck games (nested rollout policy adaptation: level-2 searches of 10,000 random playouts each that learn, from their best lines, which card to play where; from 1.6 M nodes on they take a quarter of the rollouts' nodes, and 4 MiB of their memory). For comparison; the verdicts of decided deals do not depend on it.
+    #[arg(long, help_heading = "Limits")]
+    pub no_nrpa: bool,
     /// Run nested rollouts beside the search even where they are off by default (one deck, unlimited redeals); see --no-rollouts.
     #[arg(long, help_heading = "Limits", conflicts_with = "no_rollouts")]
     pub rollouts: bool,
@@ -274,6 +277,7 @@ impl LimitArgs {
             waste_bound: self.waste_bound,
             rollouts: self.rollouts || (!self.no_rollouts && game.rollouts),
             beams: !self.no_beams,
+            nrpa: !self.no_nrpa,
             probes: self.probes || (!self.no_probes && game.probes),
             cursors: self.cursors as usize,
             replace_when_full: self.forget_when_full,
@@ -288,6 +292,7 @@ impl LimitArgs {
             demon_solver::Options {
                 rollouts: false,
                 beams: false,
+                nrpa: false,
                 probes: false,
                 threads: 1,
                 ..o

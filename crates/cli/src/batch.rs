@@ -299,6 +299,10 @@ fn settings(job: &Job) -> String {
             if demon_solver::beams_run(&job.rules, &job.options, l.max_memory) {
                 s += " beams=on";
             }
+            // And the NRPA searches (where they run).
+            if demon_solver::nrpa_runs(&job.rules, &job.options, l.max_memory) {
+                s += " nrpa=on";
+            }
         }
     }
     if !job.options.probes {

@@ -522,7 +522,7 @@ fn retried_unknown_deals_merge_into_the_run_at_the_larger_limit() {
 
 /// A two-deck report's settings name the restarts beside the rollouts
 /// (e399ac9), their cuts (restarts that start partway along the best
-/// line) and the beams, each of which changed what those searches decide
+/// line), the beams and the NRPA searches, each of which changed what those searches decide
 /// under a node limit: a report made before them may be retried at its
 /// own limits, one made with them may not.
 #[test]
@@ -553,7 +553,7 @@ fn two_deck_reports_name_the_restarts() {
     assert!(
         settings
             .trim_end()
-            .ends_with(" rollouts=on restarts=cuts beams=on"),
+            .ends_with(" rollouts=on restarts=cuts beams=on nrpa=on"),
         "{settings}"
     );
     let o = run(&["--retry-unknown", &base], &path("same.csv"));
@@ -563,27 +563,37 @@ fn two_deck_reports_name_the_restarts() {
         "{}",
         text(&o.stderr)
     );
-    // Reports of the cuts before the beams, of the restarts before the
-    // cuts, and of no restarts.
+    // Reports of the beams before the NRPA searches, of the cuts before
+    // the beams, of the restarts before the cuts, and of no restarts.
     for (older, csv) in [
+        (" restarts=cuts beams=on", "beams.csv"),
         (" restarts=cuts", "cuts.csv"),
         (" restarts=on", "on.csv"),
         ("", "older.csv"),
     ] {
-        std::fs::write(&sidecar, settings.replace(" restarts=cuts beams=on", older)).unwrap();
+        let now = " restarts=cuts beams=on nrpa=on";
+        std::fs::write(&sidecar, settings.replace(now, older)).unwrap();
         let o = run(&["--retry-unknown", &base], &path(csv));
         assert!(o.status.success(), "{}", text(&o.stderr));
         assert_eq!(lines(Path::new(&path(csv))), 3);
     }
-    // Without the beams a report names the restarts alone.
-    let plain = path("plain.csv");
-    let o = run(&["--seeds", "3..5", "--no-beams"], &plain);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let settings = std::fs::read_to_string(format!("{plain}.run")).unwrap();
-    assert!(
-        settings.trim_end().ends_with(" rollouts=on restarts=cuts"),
-        "{settings}"
-    );
+    // Without the beams, or the NRPA searches, a report does not name
+    // them.
+    for (flag, named) in [
+        ("--no-beams", " restarts=cuts nrpa=on"),
+        ("--no-nrpa", " restarts=cuts beams=on"),
+    ] {
+        let plain = path(&format!("plain{flag}.csv"));
+        let o = run(&["--seeds", "3..5", flag], &plain);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        let settings = std::fs::read_to_string(format!("{plain}.run")).unwrap();
+        assert!(
+            settings
+                .trim_end()
+                .ends_with(&format!(" rollouts=on{named}")),
+            "{settings}"
+        );
+    }
 }
 
 #[test]

@@ -16,6 +16,7 @@ pub mod deadlock;
 pub mod key;
 pub mod layered;
 pub mod moves;
+pub mod nrpa;
 pub mod probe;
 pub mod reference;
 pub mod rollout;
@@ -25,8 +26,8 @@ pub mod table;
 
 pub use probe::{probe, Weights};
 pub use search::{
-    beams_run, probes_pay, restarts_apply, rollouts_pay, solve, solve_resumable, solve_saving,
-    solve_with, Limit, Limits, Options, Outcome, Progress, ProgressBoard, SolveError, Stats,
-    StopFlag, Verdict, CHECKPOINT_SEARCH_VERSION,
+    beams_run, nrpa_runs, probes_pay, restarts_apply, rollouts_pay, solve, solve_resumable,
+    solve_saving, solve_with, Limit, Limits, Options, Outcome, Progress, ProgressBoard, SolveError,
+    Stats, StopFlag, Verdict, CHECKPOINT_SEARCH_VERSION,
 };
 pub use shorten::shorten;

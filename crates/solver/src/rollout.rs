@@ -76,7 +76,7 @@ fn exact(st: &State) -> u128 {
 }
 
 /// Value of the best line found so far, or of a won position.
-const WON: i64 = i64::MAX;
+pub(crate) const WON: i64 = i64::MAX;
 
 /// The most moves a playout plays, and the most a rollout of each level
 /// plays itself (so the line set holds at most (4 + 1) times this many
@@ -284,7 +284,7 @@ const LOW_WEIGHT: i64 = 60;
 /// Cards on the foundations, cards out of the reserve and the lowest
 /// foundation's height ([`LOW_WEIGHT`]), weighted: what a playout's end is
 /// worth.
-fn value(g: &Game, st: &State) -> i64 {
+pub(crate) fn value(g: &Game, st: &State) -> i64 {
     if g.is_won(st) {
         return WON;
     }

@@ -56,6 +56,7 @@ use crate::moves::{
     generate, generate_onto, independent, play_safe_moves, touches_tableau_only, Gen, ReachMemo,
     SMove,
 };
+use crate::nrpa::NrpaStream;
 use crate::probe::{best_first, Weights};
 use crate::rollout::Rollouts;
 use crate::table::{Alone, FingerprintSet, Insert, Quick, SharedTable, Ticket};
@@ -312,11 +313,17 @@ pub struct Options {
     /// most 64 MiB, none below 32 MiB), set aside from the start.
     pub rollouts: bool,
     /// With the rollouts, in two-deck games ([`restarts_apply`]), also run
-    /// beam searches ([`crate::beam`]) beside them, with three quarters
-    /// of each rollout phase from the third pause on (on by default).
+    /// beam searches ([`crate::beam`]) beside them, with half of each
+    /// rollout phase from the third pause on (three quarters without the
+    /// NRPA searches, [`Options::nrpa`]; on by default).
     /// They hold an eighth of the memory limit (at most 1 GiB, none below
     /// 128 MiB), set aside from the start.
     pub beams: bool,
+    /// With the rollouts, in two-deck games ([`restarts_apply`]), also run
+    /// NRPA searches ([`crate::nrpa`]) beside them, with a quarter of each
+    /// rollout phase from the third pause on (on by default). They hold
+    /// [`crate::nrpa::BYTES`] of the rollouts' memory.
+    pub nrpa: bool,
     /// Pause the search now and then for a best-first probe that looks
     /// for a win ([`crate::probe`], [`drive`]); on by default except where
     /// [`probes_pay`] says they do not pay.
@@ -478,6 +485,7 @@ impl Default for Options {
             waste_bound: false,
             rollouts: true,
             beams: true,
+            nrpa: true,
             probes: true,
             replace_when_full: false,
             layered: false,
@@ -501,6 +509,7 @@ impl Options {
         Options {
             rollouts: rollouts_pay(rules),
             beams: true,
+            nrpa: true,
             probes: probes_pay(rules),
             ..Options::default()
         }
@@ -678,6 +687,16 @@ pub fn beams_run(rules: &Rules, options: &Options, max_memory: usize) -> bool {
     stream_bytes(rules, options, max_memory).1 > 0
 }
 
+/// Whether a search with `options` and `max_memory` runs NRPA searches
+/// ([`Options::nrpa`]): they are on, with the rollouts, in a two-deck
+/// game, and the rollouts' memory holds them ([`Streams`]).
+pub fn nrpa_runs(rules: &Rules, options: &Options, max_memory: usize) -> bool {
+    let r = stream_bytes(rules, options, max_memory).0;
+    options.nrpa
+        && restarts_apply(rules)
+        && r >= crate::nrpa::BYTES + 2 * crate::rollout::LINE_BYTES
+}
+
 /// Below this the beams do not run (a memory limit under 128 MiB): the
 /// beams' widths stop at what their memory holds, and the wins measured
 /// came from beams of thousands of positions.
@@ -850,7 +869,7 @@ fn drive_search(game: &Game, limits: &Limits, dfs: &mut Searcher, options: &Opti
     }
     let mut rollouts = (dfs.reserved > 0).then(|| {
         let (r, b) = stream_bytes(game.rules(), options, limits.max_memory);
-        Streams::new(game, r, b)
+        Streams::new(game, r, b, options.nrpa)
     });
     loop {
         if let Some(verdict) = dfs.search_until(pause) {
@@ -949,23 +968,39 @@ struct Streams<'g> {
     /// The beams ([`crate::beam`]), with `beams` bytes of their own
     /// ([`beam_bytes`]).
     beams: Option<Beams<'g>>,
+    /// The NRPA searches ([`crate::nrpa`], [`Options::nrpa`]), where the
+    /// restarts run, with [`crate::nrpa::BYTES`] of the rollouts' memory.
+    nrpa: Option<NrpaStream<'g>>,
 }
 
 impl<'g> Streams<'g> {
-    fn new(game: &'g Game, bytes: usize, beams: usize) -> Streams<'g> {
-        let half = bytes / 2;
+    fn new(game: &'g Game, bytes: usize, beams: usize, nrpa: bool) -> Streams<'g> {
         let beams = (beams > 0).then(|| Beams::new(game, beams, crate::beam::weights()));
+        // As `nrpa_runs` says.
+        let nrpa = (nrpa
+            && restarts_apply(game.rules())
+            && bytes >= crate::nrpa::BYTES + 2 * crate::rollout::LINE_BYTES)
+            .then(|| NrpaStream::new(game));
+        let bytes = bytes
+            - if nrpa.is_some() {
+                crate::nrpa::BYTES
+            } else {
+                0
+            };
+        let half = bytes / 2;
         if restarts_apply(game.rules()) && half >= crate::rollout::LINE_BYTES {
             Streams {
                 ladder: Rollouts::new(game, bytes - half),
                 restarts: Some(Rollouts::restarts(game, half)),
                 beams,
+                nrpa,
             }
         } else {
             Streams {
                 ladder: Rollouts::new(game, bytes),
                 restarts: None,
                 beams,
+                nrpa,
             }
         }
     }
@@ -989,6 +1024,7 @@ const BEAMS_FROM: u64 = 1_600_000;
 enum Stream<'a, 'g> {
     Rollouts(&'a mut Rollouts<'g>),
     Beams(&'a mut Beams<'g>),
+    Nrpa(&'a mut NrpaStream<'g>),
 }
 
 /// How many times the pause's nodes a rollout phase may play in a
@@ -1009,8 +1045,10 @@ enum Stream<'a, 'g> {
 /// from 89 to 86 and Chameleon 1-100 from 96 lost to 94.
 ///
 /// The ladder and the restarts each have half of it (the ladder first);
-/// from [`BEAMS_FROM`] on the beams have three quarters and the others
-/// an eighth each. Once the ladder has run out of levels, the others
+/// from [`BEAMS_FROM`] on the NRPA searches ([`crate::nrpa`]) have a
+/// quarter, the beams half (three quarters without the NRPA searches)
+/// and the others an eighth each, in that order: ladder, restarts, NRPA,
+/// beams (the last phase a node limit cuts short is cut at its end). Once the ladder has run out of levels, the others
 /// still play their part, and the exhaustive search has the rest. With the ladder alone,
 /// seeds 1-1,000 were American Toad 996 won / 4 unknown at up to 300 M
 /// nodes, Double Easthaven 960 / 1 lost / 39 unknown at up to 100 M.
@@ -1059,8 +1097,14 @@ fn rollout_phase(
     };
     let mut budget = pause.saturating_mul(share);
     let beams = streams.beams.as_mut().filter(|_| pause >= BEAMS_FROM);
-    let beam_part = if beams.is_some() { budget / 4 * 3 } else { 0 };
-    budget -= beam_part;
+    let nrpa = streams.nrpa.as_mut().filter(|_| pause >= BEAMS_FROM);
+    let nrpa_part = if nrpa.is_some() { budget / 4 } else { 0 };
+    let beam_part = match (beams.is_some(), nrpa.is_some()) {
+        (false, _) => 0,
+        (true, false) => budget / 4 * 3,
+        (true, true) => budget / 2,
+    };
+    budget -= beam_part + nrpa_part;
     let part = budget / (1 + u64::from(streams.restarts.is_some()));
     let mut found = None;
     let deadline = limits.timeout.map(|t| (dfs.start, t));
@@ -1071,6 +1115,7 @@ fn rollout_phase(
                 .as_mut()
                 .map(|r| (Stream::Rollouts(r), part)),
         )
+        .chain(nrpa.map(|n| (Stream::Nrpa(n), nrpa_part)))
         .chain(beams.map(|b| (Stream::Beams(b), beam_part)));
     for (stream, part) in runs {
         let left = limits
@@ -1089,6 +1134,11 @@ fn rollout_phase(
                 let before = b.moves;
                 found = b.phase(part.min(left), deadline, dfs.stop);
                 b.moves - before
+            }
+            Stream::Nrpa(n) => {
+                let before = n.moves();
+                found = n.phase(part.min(left), deadline, dfs.stop);
+                n.moves() - before
             }
         };
         dfs.stats.nodes += moves;

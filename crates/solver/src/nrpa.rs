@@ -1,0 +1,528 @@
+//! Nested rollout policy adaptation (Rosin's NRPA, with Cazenave's prior
+//! bias, "GNRPA"): a search for wins that learns, from its best lines,
+//! which moves to prefer.
+//!
+//! A playout plays from the deal to the end, choosing each move at
+//! random with probability proportional to `exp(w[code] + score / TAU)`:
+//! `score` is the exhaustive search's own move score ([`generate`]), so an
+//! empty policy plays like a noisy version of the greedy playouts of
+//! [`crate::rollout`], and `w` is the policy, a weight per move *code*
+//! ([`code`]: the card, where it comes from, and the card it goes onto).
+//! Level `L` runs [`ITERATIONS`] searches of level `L - 1`, each from its
+//! own copy of the policy, keeps the best line any of them found, and
+//! after each moves the policy towards that line (a gradient step on its
+//! log-likelihood, [`Nrpa::adapt`]). So where greedy playouts all go the
+//! same wrong way, the policy learns, from the lines that went furthest,
+//! which cards to keep where.
+//!
+//! A line's value is that of the rollouts ([`crate::rollout`]: cards up,
+//! cards out of the reserve, the lowest foundation). Like the rollouts and
+//! the beams it only ever reports a win, as the core moves of its line
+//! ([`core_moves`]), which the solver replays with the independent checker
+//! before it says WON; it never says LOST. It is deterministic for a given
+//! seed.
+
+use std::collections::{HashMap, HashSet};
+use std::hash::BuildHasherDefault;
+use std::time::{Duration, Instant};
+
+use demon_core::{Game, Loc, Move, State};
+use smallvec::SmallVec;
+
+use crate::moves::{generate_unsorted, play_safe_moves, Gen, ReachMemo, SMove};
+use crate::rollout::{core_moves, play_step, value as rollout_value, worth_playing, Step, WON};
+use crate::search::{FpHasher, StopFlag};
+
+/// Searches of level `L - 1` a search of level `L` runs (Rosin's 100).
+pub const ITERATIONS: usize = 100;
+/// The step of the policy's adaptation.
+const ALPHA: f32 = 1.0;
+
+/// Settings, for experiments.
+#[derive(Clone, Copy, Debug)]
+pub struct Params {
+    /// The prior's temperatures ([`TAU`]), taken in turn from one
+    /// top-level search to the next.
+    pub taus: [f32; 2],
+    pub iterations: usize,
+    /// Whether a waste card's code holds the pass it is played in.
+    pub pass: bool,
+}
+
+impl Default for Params {
+    fn default() -> Params {
+        Params {
+            taus: TAU,
+            iterations: ITERATIONS,
+            pass: false,
+        }
+    }
+}
+/// The temperature of the prior: a move's score ([`generate`]: 100 for a
+/// foundation move, 60 for a reserve card, 20 onto the tableau, …) over
+/// this is its prior weight.
+const TAU: [f32; 2] = [20.0, 40.0];
+/// The most moves a playout plays.
+const MAX_LINE: usize = 4_000;
+
+/// A policy: a weight per move code, 0 when absent.
+type Policy = HashMap<u64, f32, BuildHasherDefault<CodeHasher>>;
+
+/// A hasher for move codes, which [`code`] mixes already.
+#[derive(Default)]
+struct CodeHasher(u64);
+
+impl std::hash::Hasher for CodeHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = x;
+    }
+}
+
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// A move's code: what the policy learns a weight for. A play is its
+/// card, where it comes from (waste, reserve, tableau, foundation) and
+/// where it goes: a foundation, a space, or onto the card at a pile's top
+/// (the card, not the pile: piles are alike). A stock move is its kind.
+fn code(g: &Game, st: &State, m: &SMove, pass: bool) -> u64 {
+    let mv = m.mv;
+    let raw = match mv {
+        Move::Play { from, to, card, .. } => {
+            let src = match from {
+                Loc::Waste => 1u64,
+                Loc::Reserve => 2,
+                Loc::Tableau(_) => 3,
+                Loc::Foundation(_) => 4,
+            };
+            let dst = match to {
+                Loc::Foundation(_) => 0x100u64,
+                Loc::Tableau(q) => g
+                    .pile(st, q as usize)
+                    .last()
+                    .map_or(0x200, |c| c.index() as u64),
+                _ => 0x300,
+            };
+            let p = if pass && from == Loc::Waste {
+                1 + m.talon.map_or(g.talon_state(st).1, |t| t.1) as u64
+            } else {
+                0
+            };
+            card.index() as u64 | src << 8 | dst << 16 | p << 32
+        }
+        Move::Deal => 1 << 40,
+        Move::Redeal => 2 << 40,
+        Move::ChooseBase(i) => 3 << 40 | i as u64,
+    };
+    mix(raw.wrapping_add(0x9E37_79B9_7F4A_7C15))
+}
+
+/// What an NRPA search alone found ([`nrpa_alone`]).
+#[derive(Debug)]
+pub struct NrpaEnd {
+    /// The core moves of a win from the deal, if found.
+    pub won: Option<Vec<Move>>,
+    /// Moves played in playouts (each one a position reached).
+    pub nodes: u64,
+    /// The best line's value ([`rollout_value`]).
+    pub best: i64,
+    /// Top-level searches run (each from an empty policy, its own seed).
+    pub runs: u32,
+}
+
+/// NRPA of `level` from the deal, run again from an empty policy with
+/// another seed until a win or until `max_moves` moves are played.
+pub fn nrpa_alone(g: &Game, level: u32, max_moves: u64, seed: u64, params: Params) -> NrpaEnd {
+    let mut n = Nrpa::new(g, seed);
+    n.params = params;
+    n.limit = max_moves;
+    let mut best = i64::MIN;
+    let mut runs = 0;
+    while !n.cut {
+        n.tau = n.params.taus[runs as usize % 2];
+        runs += 1;
+        let (v, line) = n.search(level, &Policy::default());
+        best = best.max(v);
+        if v == WON {
+            let won = core_moves(g, &line);
+            return NrpaEnd {
+                won,
+                nodes: n.moves,
+                best,
+                runs,
+            };
+        }
+    }
+    NrpaEnd {
+        won: None,
+        nodes: n.moves,
+        best,
+        runs,
+    }
+}
+
+/// Memory an [`NrpaStream`] may hold: its policies (a search of level 2
+/// holds three, and an adaptation builds a fourth) of at most one weight
+/// a move code (some 11,000 codes: 52 cards, 4 sources, 54 places to go;
+/// a hash map of them under 600 KiB), its lines (at most [`MAX_LINE`]
+/// steps a level) and a playout's positions (as many).
+pub const BYTES: usize = 4 << 20;
+
+/// The level of the searches [`NrpaStream`] runs: level 2, 10,000
+/// playouts, some 0.3 M to 0.7 M moves on Variegated Canfield.
+pub const STREAM_LEVEL: u32 = 2;
+
+/// NRPA searches of [`STREAM_LEVEL`] run in phases between the exhaustive
+/// search's turns ([`crate::search`]), one after another, each from an
+/// empty policy with its own random stream and the prior's temperatures
+/// in turn ([`Params::taus`]). A search that a phase's budget cuts short
+/// is dropped: the next phase starts a new one.
+pub struct NrpaStream<'g> {
+    n: Nrpa<'g>,
+    runs: u32,
+}
+
+impl<'g> NrpaStream<'g> {
+    pub fn new(g: &'g Game) -> NrpaStream<'g> {
+        NrpaStream {
+            n: Nrpa::new(g, 0),
+            runs: 0,
+        }
+    }
+
+    /// Moves played so far: what a phase counts against its budget, and
+    /// the nodes it adds to the search's.
+    pub fn moves(&self) -> u64 {
+        self.n.moves
+    }
+
+    /// Runs searches until `budget` more moves are played, the deadline
+    /// passes, `stop` is raised, or a win is found (its core moves).
+    pub fn phase(
+        &mut self,
+        budget: u64,
+        deadline: Option<(Instant, Duration)>,
+        stop: Option<StopFlag>,
+    ) -> Option<Vec<Move>> {
+        let n = &mut self.n;
+        n.limit = n.moves.saturating_add(budget);
+        n.deadline = deadline;
+        n.stop = stop;
+        n.cut = false;
+        loop {
+            n.tau = n.params.taus[self.runs as usize % 2];
+            self.runs += 1;
+            let (v, line) = n.search(STREAM_LEVEL, &Policy::default());
+            if v == WON {
+                return core_moves(n.g, &line);
+            }
+            if n.cut {
+                return None;
+            }
+        }
+    }
+}
+
+/// One NRPA search's state: its buffers, moves played and random stream.
+struct Nrpa<'g> {
+    g: &'g Game,
+    moves: u64,
+    limit: u64,
+    rng: u64,
+    gen: SmallVec<[SMove; 32]>,
+    reach: ReachMemo,
+    autos: Vec<(Move, demon_core::Undo)>,
+    seen: HashSet<u128, BuildHasherDefault<FpHasher>>,
+    weights: Vec<f32>,
+    codes: Vec<u64>,
+    params: Params,
+    tau: f32,
+    deadline: Option<(Instant, Duration)>,
+    stop: Option<StopFlag>,
+    /// A limit has cut the search under way short.
+    cut: bool,
+}
+
+impl<'g> Nrpa<'g> {
+    fn new(g: &'g Game, seed: u64) -> Nrpa<'g> {
+        Nrpa {
+            g,
+            moves: 0,
+            limit: u64::MAX,
+            rng: mix(seed ^ 0xD1B5_4A32_D192_ED03) | 1,
+            gen: SmallVec::new(),
+            reach: ReachMemo::default(),
+            autos: Vec::new(),
+            seen: HashSet::default(),
+            weights: Vec::new(),
+            codes: Vec::new(),
+            params: Params::default(),
+            tau: TAU[0],
+            deadline: None,
+            stop: None,
+            cut: false,
+        }
+    }
+
+    fn next_f32(&mut self) -> f32 {
+        self.rng = self.rng.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        (mix(self.rng) >> 40) as f32 / (1u64 << 24) as f32
+    }
+
+    /// The deal with its safe moves played.
+    fn start(&mut self) -> State {
+        let mut st = self.g.initial();
+        self.autos.clear();
+        play_safe_moves(self.g, &mut st, &mut self.autos);
+        st
+    }
+
+    /// The moves a playout chooses from at `st`, in `self.gen`, with
+    /// their codes in `self.codes` and their weights under `pol` (policy
+    /// plus prior, exponentiated, the largest 1) in `self.weights`.
+    fn choices(&mut self, st: &State, pol: &Policy) {
+        let g = self.g;
+        generate_unsorted(g, st, &mut self.gen, &mut self.reach, Gen::All);
+        self.gen.retain(|m| worth_playing(g, st, m.mv));
+        self.codes.clear();
+        self.weights.clear();
+        let mut top = f32::MIN;
+        for m in &self.gen {
+            let c = code(g, st, m, self.params.pass);
+            let w = pol.get(&c).copied().unwrap_or(0.0) + f32::from(m.score) / self.tau;
+            top = top.max(w);
+            self.codes.push(c);
+            self.weights.push(w);
+        }
+        for w in &mut self.weights {
+            *w = (*w - top).exp();
+        }
+    }
+
+    /// A playout under `pol`: its value and line.
+    fn playout(&mut self, pol: &Policy) -> (i64, Vec<Step>) {
+        let g = self.g;
+        let mut st = self.start();
+        let mut line = Vec::new();
+        self.seen.clear();
+        self.seen.insert(exact(&st));
+        while line.len() < MAX_LINE {
+            if g.is_won(&st) {
+                return (WON, line);
+            }
+            if line.len() % 64 == 0
+                && (self.deadline.is_some_and(|(s, t)| s.elapsed() >= t)
+                    || self.stop.is_some_and(StopFlag::raised))
+            {
+                self.cut = true;
+                return (i64::MIN, Vec::new());
+            }
+            self.choices(&st, pol);
+            let mut played = false;
+            while !self.gen.is_empty() {
+                if self.moves >= self.limit {
+                    self.cut = true;
+                    return (i64::MIN, Vec::new());
+                }
+                let total: f32 = self.weights.iter().sum();
+                let mut x = self.next_f32() * total;
+                let mut i = 0;
+                while i + 1 < self.weights.len() && x >= self.weights[i] {
+                    x -= self.weights[i];
+                    i += 1;
+                }
+                let m = self.gen[i];
+                let step = Step {
+                    talon: m.talon,
+                    mv: m.mv,
+                };
+                let mut c = st.clone();
+                play_step(g, &mut c, step, &mut self.autos);
+                self.moves += 1;
+                if self.seen.insert(exact(&c)) {
+                    st = c;
+                    line.push(step);
+                    played = true;
+                    break;
+                }
+                // Back to a position of this playout: another move.
+                self.gen.swap_remove(i);
+                self.weights.swap_remove(i);
+                self.codes.swap_remove(i);
+            }
+            if !played {
+                break;
+            }
+        }
+        (rollout_value(g, &st), line)
+    }
+
+    /// The policy `pol` moved towards `line`: at each step, the chosen
+    /// move's code gains [`ALPHA`] and every choice's loses `ALPHA` times
+    /// its probability under `pol`.
+    fn adapt(&mut self, pol: &Policy, line: &[Step]) -> Policy {
+        let mut out = pol.clone();
+        let mut st = self.start();
+        for s in line {
+            self.choices(&st, pol);
+            let total: f32 = self.weights.iter().sum();
+            for (c, w) in self.codes.iter().zip(&self.weights) {
+                *out.entry(*c).or_insert(0.0) -= ALPHA * w / total;
+            }
+            let i = self
+                .gen
+                .iter()
+                .position(|m| (m.mv, m.talon) == (s.mv, s.talon))
+                .expect("a line's move is among the choices");
+            *out.entry(self.codes[i]).or_insert(0.0) += ALPHA;
+            play_step(self.g, &mut st, *s, &mut self.autos);
+        }
+        out
+    }
+
+    /// A search of `level` from policy `pol`: its best value and line.
+    fn search(&mut self, level: u32, pol: &Policy) -> (i64, Vec<Step>) {
+        if level == 0 {
+            return self.playout(pol);
+        }
+        let mut pol = pol.clone();
+        let mut best: (i64, Vec<Step>) = (i64::MIN, Vec::new());
+        for _ in 0..self.params.iterations {
+            let r = self.search(level - 1, &pol);
+            if r.0 >= best.0 {
+                best = r;
+            }
+            if best.0 == WON || self.cut {
+                break;
+            }
+            pol = self.adapt(&pol, &best.1);
+        }
+        best
+    }
+}
+
+/// The exact key of a position (as [`crate::rollout`]'s).
+fn exact(st: &State) -> u128 {
+    use std::hash::Hash;
+    let mut h = xxhash_rust::xxh3::Xxh3Default::new();
+    st.hash(&mut h);
+    h.digest128()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use demon_core::{GameKind, Reading, RuleOverrides, Rules, Source};
+
+    fn small_game(kind: GameKind, ranks: u8, seed: u64) -> (Rules, demon_core::Layout, Game) {
+        let o = RuleOverrides {
+            ranks: Some(ranks),
+            reserve: Some(5),
+            ..Default::default()
+        };
+        let rules = Rules::resolve(kind, Reading::Standard, &o).expect("rules");
+        let layout = Source::Native(seed).layout(&rules);
+        let game = Game::new(&rules, &layout).expect("layout");
+        (rules, layout, game)
+    }
+
+    /// NRPA alone wins small two-deck deals, and every win it reports is
+    /// won when the independent checker replays it; the same seed gives
+    /// the same search.
+    #[test]
+    fn wins_replay_and_searches_repeat() {
+        let mut won = 0;
+        for seed in 0..12u64 {
+            let (rules, layout, game) = small_game(GameKind::VariegatedCanfield, 9, seed);
+            let e = nrpa_alone(&game, 1, 200_000, seed, Params::default());
+            if let Some(m) = &e.won {
+                let r = demon_core::replay::replay(&rules, &layout, m).expect("a legal line");
+                assert!(r.won, "seed {seed}: the line wins");
+                won += 1;
+            }
+            let again = nrpa_alone(&game, 1, 200_000, seed, Params::default());
+            assert_eq!(
+                (again.nodes, again.best, again.runs),
+                (e.nodes, e.best, e.runs)
+            );
+            assert!(e.nodes <= 200_000, "seed {seed}: {} moves", e.nodes);
+        }
+        println!("won {won} of 12");
+        assert_eq!(won, 12, "won {won} of 12");
+    }
+
+    /// A phase plays at most its budget, and the next phase goes on from
+    /// there; a stop flag raised ends a phase at once.
+    #[test]
+    fn phases_keep_to_their_budgets() {
+        let (_, _, game) = small_game(GameKind::DoubleEasthaven, 13, 3);
+        let mut n = NrpaStream::new(&game);
+        let mut before = 0;
+        for budget in [1u64, 1_000, 37_000, 250_000] {
+            let won = n.phase(budget, None, None);
+            assert!(
+                n.moves() - before <= budget,
+                "{} > {budget}",
+                n.moves() - before
+            );
+            if won.is_some() {
+                return;
+            }
+            assert_eq!(n.moves() - before, budget);
+            before = n.moves();
+        }
+        static STOP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
+        assert!(n.phase(1_000_000, None, Some(StopFlag(&STOP))).is_none());
+        assert!(
+            n.moves() - before < 100,
+            "{} moves after the stop",
+            n.moves() - before
+        );
+    }
+
+    /// Adapting the policy towards a line makes each of its moves more
+    /// likely where it was played.
+    #[test]
+    fn adapting_favours_the_line() {
+        let (_, _, game) = small_game(GameKind::VariegatedCanfield, 13, 5);
+        let mut n = Nrpa::new(&game, 1);
+        let pol = Policy::default();
+        let (_, line) = n.playout(&pol);
+        assert!(line.len() > 10, "{} steps", line.len());
+        let pol2 = n.adapt(&pol, &line);
+        let mut st = n.start();
+        // A move's probability under a policy, where it was played.
+        let prob = |n: &mut Nrpa, st: &State, pol: &Policy, s: &Step| {
+            n.choices(st, pol);
+            let i = n
+                .gen
+                .iter()
+                .position(|m| (m.mv, m.talon) == (s.mv, s.talon))
+                .unwrap();
+            n.weights[i] / n.weights.iter().sum::<f32>()
+        };
+        let (mut raised, mut ll0, mut ll1) = (0, 0.0f64, 0.0f64);
+        for s in &line {
+            let (p0, p1) = (prob(&mut n, &st, &pol, s), prob(&mut n, &st, &pol2, s));
+            ll0 += f64::from(p0).ln();
+            ll1 += f64::from(p1).ln();
+            raised += usize::from(p1 > p0);
+            play_step(&game, &mut st, *s, &mut n.autos);
+        }
+        // Not every step: a code chosen at one step may be a choice passed
+        // over at another.
+        assert!(ll1 > ll0 + 1.0, "log-likelihood {ll0} -> {ll1}");
+        assert!(raised * 2 > line.len(), "{raised} of {} raised", line.len());
+    }
+}

@@ -68,7 +68,7 @@ pub(crate) struct Step {
 /// would be wrong). A collision between the at most millions of kept
 /// positions has a chance below 2^-80; it could only make a kept line
 /// illegal, which the checker would refuse: no verdict rests on it.
-fn exact(st: &State) -> u128 {
+pub(crate) fn exact(st: &State) -> u128 {
     use std::hash::Hash;
     let mut h = xxhash_rust::xxh3::Xxh3Default::new();
     st.hash(&mut h);

@@ -691,10 +691,18 @@ pub fn beams_run(rules: &Rules, options: &Options, max_memory: usize) -> bool {
 /// ([`Options::nrpa`]): they are on, with the rollouts, in a two-deck
 /// game, and the rollouts' memory holds them ([`Streams`]).
 pub fn nrpa_runs(rules: &Rules, options: &Options, max_memory: usize) -> bool {
-    let r = stream_bytes(rules, options, max_memory).0;
-    options.nrpa
-        && restarts_apply(rules)
-        && r >= crate::nrpa::BYTES + 2 * crate::rollout::LINE_BYTES
+    nrpa_fits(
+        rules,
+        options.nrpa,
+        stream_bytes(rules, options, max_memory).0,
+    )
+}
+
+/// Whether NRPA searches run beside rollouts holding `rollouts` bytes
+/// (`on`: [`Options::nrpa`]): in a two-deck game, when those bytes hold
+/// them and the two streams of rollouts.
+fn nrpa_fits(rules: &Rules, on: bool, rollouts: usize) -> bool {
+    on && restarts_apply(rules) && rollouts >= crate::nrpa::BYTES + 2 * crate::rollout::LINE_BYTES
 }
 
 /// Below this the beams do not run (a memory limit under 128 MiB): the
@@ -976,11 +984,7 @@ struct Streams<'g> {
 impl<'g> Streams<'g> {
     fn new(game: &'g Game, bytes: usize, beams: usize, nrpa: bool) -> Streams<'g> {
         let beams = (beams > 0).then(|| Beams::new(game, beams, crate::beam::weights()));
-        // As `nrpa_runs` says.
-        let nrpa = (nrpa
-            && restarts_apply(game.rules())
-            && bytes >= crate::nrpa::BYTES + 2 * crate::rollout::LINE_BYTES)
-            .then(|| NrpaStream::new(game));
+        let nrpa = nrpa_fits(game.rules(), nrpa, bytes).then(|| NrpaStream::new(game));
         let bytes = bytes
             - if nrpa.is_some() {
                 crate::nrpa::BYTES
@@ -1008,7 +1012,8 @@ impl<'g> Streams<'g> {
 
 /// The pause from which the beams ([`crate::beam`]) take part in the
 /// rollout phases of a two-deck search (the third pause: the phase after
-/// it may play 6.4 M moves), with three quarters of each phase. Before
+/// it may play 6.4 M moves), with half of each phase (three quarters
+/// without the NRPA searches, which start there too). Before
 /// it the ladder and the restarts win the deals a beam would, for fewer
 /// moves: Variegated Canfield seeds 1-100 at 2 M nodes won 48 without
 /// beams and 42 with narrower beams (from 1,000 positions) taking a
@@ -1020,11 +1025,61 @@ impl<'g> Streams<'g> {
 /// takes some 40-50 M moves.
 const BEAMS_FROM: u64 = 1_600_000;
 
-/// One of a search's streams of rollouts ([`Streams`]).
-enum Stream<'a, 'g> {
-    Rollouts(&'a mut Rollouts<'g>),
-    Beams(&'a mut Beams<'g>),
-    Nrpa(&'a mut NrpaStream<'g>),
+/// One of a search's streams of rollouts ([`Streams`]): the ladder, the
+/// restarts, the NRPA searches, the beams.
+trait Stream {
+    /// Plays at most `budget` more moves (and stops at the deadline or
+    /// the stop flag): the core moves of a win from the deal, if found.
+    fn phase(
+        &mut self,
+        budget: u64,
+        deadline: Option<(Instant, Duration)>,
+        stop: Option<StopFlag>,
+    ) -> Option<Vec<Move>>;
+    /// Moves played so far, which count as nodes.
+    fn moves(&self) -> u64;
+}
+
+impl Stream for Rollouts<'_> {
+    fn phase(
+        &mut self,
+        budget: u64,
+        deadline: Option<(Instant, Duration)>,
+        stop: Option<StopFlag>,
+    ) -> Option<Vec<Move>> {
+        Rollouts::phase(self, budget, deadline, stop)
+    }
+    fn moves(&self) -> u64 {
+        self.moves
+    }
+}
+
+impl Stream for Beams<'_> {
+    fn phase(
+        &mut self,
+        budget: u64,
+        deadline: Option<(Instant, Duration)>,
+        stop: Option<StopFlag>,
+    ) -> Option<Vec<Move>> {
+        Beams::phase(self, budget, deadline, stop)
+    }
+    fn moves(&self) -> u64 {
+        self.moves
+    }
+}
+
+impl Stream for NrpaStream<'_> {
+    fn phase(
+        &mut self,
+        budget: u64,
+        deadline: Option<(Instant, Duration)>,
+        stop: Option<StopFlag>,
+    ) -> Option<Vec<Move>> {
+        NrpaStream::phase(self, budget, deadline, stop)
+    }
+    fn moves(&self) -> u64 {
+        NrpaStream::moves(self)
+    }
 }
 
 /// How many times the pause's nodes a rollout phase may play in a
@@ -1047,9 +1102,11 @@ enum Stream<'a, 'g> {
 /// The ladder and the restarts each have half of it (the ladder first);
 /// from [`BEAMS_FROM`] on the NRPA searches ([`crate::nrpa`]) have a
 /// quarter, the beams half (three quarters without the NRPA searches)
-/// and the others an eighth each, in that order: ladder, restarts, NRPA,
-/// beams (the last phase a node limit cuts short is cut at its end). Once the ladder has run out of levels, the others
-/// still play their part, and the exhaustive search has the rest. With the ladder alone,
+/// and the others an eighth each. They run in that order (ladder,
+/// restarts, NRPA, beams), so a node limit that ends a phase early takes
+/// its nodes from the beams first. Once the ladder has run out of levels,
+/// the others still play their part, and the exhaustive search has the
+/// rest. With the ladder alone,
 /// seeds 1-1,000 were American Toad 996 won / 4 unknown at up to 300 M
 /// nodes, Double Easthaven 960 / 1 lost / 39 unknown at up to 100 M.
 /// The cost falls on lost deals: with half of each phase the ladder runs
@@ -1108,15 +1165,15 @@ fn rollout_phase(
     let part = budget / (1 + u64::from(streams.restarts.is_some()));
     let mut found = None;
     let deadline = limits.timeout.map(|t| (dfs.start, t));
-    let runs = std::iter::once((Stream::Rollouts(&mut streams.ladder), part))
+    let runs = std::iter::once((&mut streams.ladder as &mut dyn Stream, part))
         .chain(
             streams
                 .restarts
                 .as_mut()
-                .map(|r| (Stream::Rollouts(r), part)),
+                .map(|r| (r as &mut dyn Stream, part)),
         )
-        .chain(nrpa.map(|n| (Stream::Nrpa(n), nrpa_part)))
-        .chain(beams.map(|b| (Stream::Beams(b), beam_part)));
+        .chain(nrpa.map(|n| (n as &mut dyn Stream, nrpa_part)))
+        .chain(beams.map(|b| (b as &mut dyn Stream, beam_part)));
     for (stream, part) in runs {
         let left = limits
             .max_nodes
@@ -1124,23 +1181,9 @@ fn rollout_phase(
         if left == 0 {
             break;
         }
-        let moves = match stream {
-            Stream::Rollouts(r) => {
-                let before = r.moves;
-                found = r.phase(part.min(left), deadline, dfs.stop);
-                r.moves - before
-            }
-            Stream::Beams(b) => {
-                let before = b.moves;
-                found = b.phase(part.min(left), deadline, dfs.stop);
-                b.moves - before
-            }
-            Stream::Nrpa(n) => {
-                let before = n.moves();
-                found = n.phase(part.min(left), deadline, dfs.stop);
-                n.moves() - before
-            }
-        };
+        let before = stream.moves();
+        found = stream.phase(part.min(left), deadline, dfs.stop);
+        let moves = stream.moves() - before;
         dfs.stats.nodes += moves;
         dfs.stats.rollout_nodes += moves;
         if found.is_some() {

@@ -270,3 +270,31 @@ fn rollouts_stay_inside_the_memory_limit() {
         assert_eq!(out.stats.rollout_nodes > 0, runs, "{memory}");
     }
 }
+
+/// Variegated Canfield 426, unknown at 100 M nodes with the beams (and at
+/// 300 M), is won by the NRPA searches (`demon_solver::nrpa`) at
+/// 4,596,616 nodes with 4 GiB, as in `results/2026-11-29-vc-nrpa`; without
+/// them the search is still unknown there. `solve_with` replays the win
+/// with the independent checker.
+#[test]
+fn nrpa_wins_a_deal_the_beams_leave() {
+    let rules = GameKind::VariegatedCanfield
+        .preset(Reading::Standard)
+        .unwrap();
+    let layout = Source::Native(426).layout(&rules);
+    let limits = Limits {
+        max_nodes: Some(4_600_000),
+        max_memory: 4 << 30,
+        timeout: None,
+    };
+    let with = Options::for_rules(&rules);
+    let out = solve_with(&rules, &layout, &limits, &with).unwrap();
+    assert!(matches!(out.verdict, Verdict::Won(_)), "{:?}", out.verdict);
+    assert_eq!(out.stats.nodes, 4_596_616);
+    let without = Options {
+        nrpa: false,
+        ..with
+    };
+    let out = solve_with(&rules, &layout, &limits, &without).unwrap();
+    assert_eq!(out.verdict, Verdict::Unknown(Limit::Nodes(4_600_000)));
+}

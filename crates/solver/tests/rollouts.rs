@@ -62,6 +62,19 @@ fn rollouts_win_american_toad_deals_the_search_leaves_unknown() {
             "seed {seed}"
         );
     }
+    // Without the NRPA searches the ladder has its memory of before, and
+    // the search is the one before them, node for node.
+    let layout = Source::Native(58).layout(&rules);
+    let no_nrpa = Options {
+        nrpa: false,
+        ..Options::default()
+    };
+    let out = solve_with(&rules, &layout, &limits(1_000_000), &no_nrpa).unwrap();
+    assert!(matches!(out.verdict, Verdict::Won(_)));
+    assert_eq!(
+        (out.stats.nodes, out.stats.rollout_nodes),
+        (333_183, 183_183)
+    );
 }
 
 /// A node limit that falls inside a rollout phase (American Toad seed 58's

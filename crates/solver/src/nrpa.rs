@@ -84,26 +84,9 @@ impl Default for Params {
 /// The most moves a playout plays.
 const MAX_LINE: usize = 4_000;
 
-/// A policy: a weight per move code, 0 when absent.
-type Policy = HashMap<u64, f32, BuildHasherDefault<CodeHasher>>;
-
-/// A hasher for move codes, which [`code`] mixes already.
-#[derive(Default)]
-struct CodeHasher(u64);
-
-impl std::hash::Hasher for CodeHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ b as u64;
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = x;
-    }
-}
+/// A policy: a weight per move code, 0 when absent. The codes are mixed
+/// ([`code`]), so the fingerprints' hasher serves.
+type Policy = HashMap<u64, f32, BuildHasherDefault<FpHasher>>;
 
 fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);

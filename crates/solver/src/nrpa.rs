@@ -81,6 +81,7 @@ impl Default for Params {
         }
     }
 }
+
 /// The most moves a playout plays.
 const MAX_LINE: usize = 4_000;
 
@@ -88,6 +89,7 @@ const MAX_LINE: usize = 4_000;
 /// ([`code`]), so the fingerprints' hasher serves.
 type Policy = HashMap<u64, f32, BuildHasherDefault<FpHasher>>;
 
+/// SplitMix64's finaliser: a bijection of `u64` that spreads every bit.
 fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);

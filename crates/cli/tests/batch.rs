@@ -522,9 +522,9 @@ fn retried_unknown_deals_merge_into_the_run_at_the_larger_limit() {
 
 /// A two-deck report's settings name the restarts beside the rollouts
 /// (e399ac9), their cuts (restarts that start partway along the best
-/// line), the beams and the NRPA searches, each of which changed what those searches decide
-/// under a node limit: a report made before them may be retried at its
-/// own limits, one made with them may not.
+/// line), the beams and the NRPA searches, each of which changed what
+/// those searches decide under a node limit: a report made before them
+/// may be retried at its own limits, one made with them may not.
 #[test]
 fn two_deck_reports_name_the_restarts() {
     let d = dir();

@@ -20,9 +20,9 @@ use demon_core::{Game, Move, State};
 use smallvec::SmallVec;
 
 use crate::key::fingerprint_level;
-use crate::moves::{generate_unsorted, play_safe_moves, Gen, ReachMemo, SMove};
+use crate::moves::{generate_unsorted, Gen, ReachMemo, SMove};
 use crate::probe::{value, Weights};
-use crate::rollout::{core_moves, play_step, worth_playing, Step};
+use crate::rollout::{core_moves, deal_root, play_step, worth_playing, Step};
 use crate::search::StopFlag;
 
 /// No parent: a position kept at the first depth.
@@ -232,9 +232,7 @@ impl<'g> Beams<'g> {
         let g = self.g;
         let width = self.width(self.ended);
         let mut seen = Seen::with_bytes(self.memory / 4);
-        let mut root = g.initial();
-        self.autos.clear();
-        play_safe_moves(g, &mut root, &mut self.autos);
+        let root = deal_root(g, &mut self.autos);
         seen.insert(key(g, &root));
         Run {
             width,
@@ -286,10 +284,7 @@ impl<'g> Beams<'g> {
                 }
                 run.next += 1;
                 for m in &self.gen {
-                    let step = Step {
-                        talon: m.talon,
-                        mv: m.mv,
-                    };
+                    let step = Step::of(m);
                     let mut c = st.clone();
                     play_step(g, &mut c, step, &mut self.autos);
                     self.moves += 1;

@@ -1028,10 +1028,7 @@ impl<'g> Layered<'g> {
                 for &m in &self.mpaths[a as usize..b as usize] {
                     g.play(&mut child, m);
                 }
-                let step = Step {
-                    talon: sm.talon,
-                    mv: sm.mv,
-                };
+                let step = Step::of(&sm);
                 play_step(g, &mut child, step, &mut self.autos);
                 self.stats.auto_moves += self.autos.len() as u64;
                 if g.is_won(&child) {

@@ -41,9 +41,9 @@ use std::time::{Duration, Instant};
 use demon_core::{Game, Loc, Move, State};
 use smallvec::SmallVec;
 
-use crate::moves::{generate_unsorted, play_safe_moves, Gen, ReachMemo, SMove};
+use crate::moves::{generate_unsorted, Gen, ReachMemo, SMove};
 use crate::rollout::{
-    core_moves, exact, play_step, value as rollout_value, worth_playing, Step, WON,
+    core_moves, deal_root, exact, play_step, value as rollout_value, worth_playing, Step, WON,
 };
 use crate::search::{FpHasher, StopFlag};
 
@@ -287,10 +287,7 @@ impl<'g> Nrpa<'g> {
 
     /// The deal with its safe moves played.
     fn start(&mut self) -> State {
-        let mut st = self.g.initial();
-        self.autos.clear();
-        play_safe_moves(self.g, &mut st, &mut self.autos);
-        st
+        deal_root(self.g, &mut self.autos)
     }
 
     /// The moves a playout chooses from at `st`, in `self.gen`, with
@@ -348,10 +345,7 @@ impl<'g> Nrpa<'g> {
                     i += 1;
                 }
                 let m = self.gen[i];
-                let step = Step {
-                    talon: m.talon,
-                    mv: m.mv,
-                };
+                let step = Step::of(&m);
                 let mut c = st.clone();
                 play_step(g, &mut c, step, &mut self.autos);
                 self.moves += 1;

@@ -62,6 +62,16 @@ pub(crate) struct Step {
     pub(crate) mv: Move,
 }
 
+impl Step {
+    /// The step that plays search move `m`.
+    pub(crate) fn of(m: &SMove) -> Step {
+        Step {
+            talon: m.talon,
+            mv: m.mv,
+        }
+    }
+}
+
 /// The exact key of a position in the playouts' memory: a 128-bit hash
 /// of the whole state (not the canonical fingerprint, which is the same
 /// for positions whose piles are permuted, where a step's pile numbers
@@ -479,10 +489,7 @@ impl<'g> Rollouts<'g> {
     /// The deal with its safe moves played, which it leaves in
     /// `self.autos`: where every line starts.
     fn root(&mut self) -> State {
-        let mut st = self.g.initial();
-        self.autos.clear();
-        play_safe_moves(self.g, &mut st, &mut self.autos);
-        st
+        deal_root(self.g, &mut self.autos)
     }
 
     /// Plays step `s` (turning the talon first for a K+ waste play) and
@@ -499,10 +506,7 @@ impl<'g> Rollouts<'g> {
         self.gen
             .iter()
             .filter(|m| worth_playing(g, st, m.mv))
-            .map(|m| Step {
-                talon: m.talon,
-                mv: m.mv,
-            })
+            .map(Step::of)
             .collect()
     }
 
@@ -552,10 +556,7 @@ impl<'g> Rollouts<'g> {
                     next = Some(Err(e));
                     break;
                 }
-                let s = Step {
-                    talon: m.talon,
-                    mv: m.mv,
-                };
+                let s = Step::of(&m);
                 let mut c = st.clone();
                 self.apply(&mut c, s);
                 let f = fingerprint(self.g, &c);
@@ -727,6 +728,15 @@ pub(crate) fn play_step(
     g.play(st, s.mv);
     autos.clear();
     play_safe_moves(g, st, autos);
+}
+
+/// The deal of `g` with its safe moves played, which are left in `autos`:
+/// where the rollouts', beams' and NRPA searches' lines start.
+pub(crate) fn deal_root(g: &Game, autos: &mut Vec<(Move, demon_core::Undo)>) -> State {
+    let mut st = g.initial();
+    autos.clear();
+    play_safe_moves(g, &mut st, autos);
+    st
 }
 
 /// The height of the lowest foundation of `st` (0 with none).

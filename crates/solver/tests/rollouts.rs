@@ -33,8 +33,9 @@ fn no_rollouts() -> Options {
 /// and seed 58 after 184,827, 334,827 nodes, both by the ladder of levels
 /// in the first phase (which may play 400,000 in a two-deck game, half of
 /// them the ladder's). (183,183 before the NRPA searches took 4 MiB of
-/// the rollouts' memory, so less of it for the ladder's playouts; 180,490 for seed 58 while the ladder had all of
-/// the rollouts' memory, not half; 7,508 and 198,319 rollout moves
+/// the rollouts' memory, so less of it for the ladder's playouts;
+/// 180,490 for seed 58 while the ladder had all of the rollouts' memory,
+/// not half; 7,508 and 198,319 rollout moves
 /// before the rollouts weighed the lowest foundation; seed 58 took
 /// 200,805, the first phase's 100,000 and part of the second's, before
 /// two-deck games gave the rollouts four times the pause.) `solve_with` replays each win with the

@@ -18,6 +18,9 @@ fn main() {
         params.iterations = x.parse().unwrap();
     }
     params.pass = std::env::var("PASS").is_ok();
+    if let Ok(x) = std::env::var("STAB") {
+        params.stab = x.parse().unwrap();
+    }
     println!("{params:?}");
     let mut won = vec![];
     let t = std::time::Instant::now();

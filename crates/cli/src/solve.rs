@@ -408,6 +408,19 @@ fn solve_checkpointed(
     Ok(o)
 }
 
+/// What found a win, in words.
+fn finder_words(f: Option<demon_solver::Finder>) -> &'static str {
+    use demon_solver::Finder;
+    match f {
+        None | Some(Finder::Search) => "the exhaustive search",
+        Some(Finder::Probe) => "a best-first probe",
+        Some(Finder::Ladder) => "the nested rollouts",
+        Some(Finder::Restarts) => "the rollouts' restarts",
+        Some(Finder::Beams) => "a beam search",
+        Some(Finder::Nrpa) => "an NRPA search",
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 pub fn run(
     out: &mut impl Write,
@@ -440,7 +453,7 @@ pub fn run(
         OutFormat::Text => {
             writeln!(out, "{title}")?;
             match &verdict {
-                Verdict::Won(m) => writeln!(out, "WON in {} steps ({} moves); the move list was replayed by the independent checker.", steps.len(), m.len())?,
+                Verdict::Won(m) => writeln!(out, "WON in {} steps ({} moves), found by {}; the move list was replayed by the independent checker.", steps.len(), m.len(), finder_words(stats.found_by))?,
                 Verdict::Lost => writeln!(out, "LOST: every reachable position was explored; this deal cannot be won.")?,
                 Verdict::Unknown(l) => {
                     writeln!(out, "UNKNOWN: the search stopped at the {l} before deciding.")?;
@@ -495,6 +508,7 @@ pub fn run(
                 "rules": rules.signature(),
                 "verdict": word.to_lowercase(),
                 "limit": match &verdict { Verdict::Unknown(l) => json!(l.to_string()), _ => json!(null) },
+                "found_by": stats.found_by.map(demon_solver::Finder::name),
                 "steps": steps.iter().map(|s| json!({
                     "text": s.text,
                     "moves": s.moves.iter().map(|&m| move_json(m)).collect::<Vec<_>>(),

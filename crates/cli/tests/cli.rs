@@ -718,3 +718,32 @@ fn rollouts_win_and_can_be_turned_off() {
     assert_eq!(v["verdict"], "unknown");
     assert_eq!(v["stats"]["rollout_nodes"], 0);
 }
+
+/// A win names what found it, in JSON and in words: Canfield 1 is won by
+/// the exhaustive search, Rainbow 21 by a best-first probe (at 111,370
+/// nodes), American Toad 3 by the nested rollouts; a lost deal names
+/// nothing.
+#[test]
+fn a_win_names_what_found_it() {
+    let found = |args: &[&str]| {
+        let o = demon(&[args, &["--format", "json"]].concat());
+        assert!(matches!(o.status.code(), Some(0 | 3)), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        (v["found_by"].clone(), v["stats"]["nodes"].as_u64().unwrap())
+    };
+    assert_eq!(found(&["solve", "canfield", "1"]).0, "search");
+    assert_eq!(
+        found(&["solve", "rainbow", "21"]),
+        (serde_json::json!("probe"), 111_370)
+    );
+    assert_eq!(found(&["solve", "american-toad", "3"]).0, "ladder");
+    let lost = ["solve", "canfield", "479", "--group-moves", "any"];
+    assert_eq!(found(&lost).0, serde_json::Value::Null);
+    let o = demon(&["solve", "rainbow", "21"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("), found by a best-first probe; the move list was replayed"),
+        "{}",
+        stdout(&o)
+    );
+}

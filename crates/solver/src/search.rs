@@ -191,6 +191,43 @@ pub struct Stats {
     /// Deepest path, in search moves.
     pub max_depth: usize,
     pub elapsed: Duration,
+    /// What found the win, for a won deal (`None` otherwise).
+    pub found_by: Option<Finder>,
+}
+
+/// The part of the solver that found a win: the exhaustive search
+/// (depth first or layered), or one of the searches for wins beside it.
+/// Only what found it: every win is replayed by the independent checker
+/// alike.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Finder {
+    /// The exhaustive search.
+    Search,
+    /// A best-first probe ([`crate::probe`]).
+    Probe,
+    /// The nested rollouts' ladder of levels ([`crate::rollout`]).
+    Ladder,
+    /// The rollouts' restarts ([`Rollouts::restarts`]).
+    Restarts,
+    /// A beam search ([`crate::beam`]).
+    Beams,
+    /// An NRPA search ([`crate::nrpa`]).
+    Nrpa,
+}
+
+impl Finder {
+    /// Its name in reports: `search`, `probe`, `ladder`, `restarts`,
+    /// `beams` or `nrpa`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Finder::Search => "search",
+            Finder::Probe => "probe",
+            Finder::Ladder => "ladder",
+            Finder::Restarts => "restarts",
+            Finder::Beams => "beams",
+            Finder::Nrpa => "nrpa",
+        }
+    }
 }
 
 impl Stats {
@@ -224,6 +261,7 @@ impl std::ops::AddAssign for Stats {
         self.peak_memory = self.peak_memory.max(o.peak_memory);
         self.max_depth = self.max_depth.max(o.max_depth);
         self.elapsed += o.elapsed;
+        self.found_by = self.found_by.or(o.found_by);
     }
 }
 
@@ -618,9 +656,11 @@ pub fn solve_saving(
     save_at: &dyn Fn(&Limit) -> bool,
 ) -> Result<Outcome, SolveError> {
     let game = Game::new(rules, layout)?;
-    let out = drive(&game, limits, options, resume, save, save_at)?;
+    let mut out = drive(&game, limits, options, resume, save, save_at)?;
     if let Verdict::Won(moves) = &out.verdict {
         check_win(rules, layout, moves)?;
+        // A win the searches beside it did not find is the search's own.
+        out.stats.found_by = out.stats.found_by.or(Some(Finder::Search));
     }
     Ok(out)
 }
@@ -922,6 +962,7 @@ fn drive_search(game: &Game, limits: &Limits, dfs: &mut Searcher, options: &Opti
                 .max(dfs.table.read().bytes() + probe_bytes);
             dfs.stats.elapsed = dfs.before + dfs.start.elapsed();
             dfs.publish(|| dfs.table.read().len());
+            let found = found.map(|m| (m, Finder::Probe));
             if let Some(out) = after_probe(found, limits, &dfs.stats, dfs.total_nodes()) {
                 return out;
             }
@@ -938,24 +979,25 @@ fn drive_search(game: &Game, limits: &Limits, dfs: &mut Searcher, options: &Opti
     }
 }
 
-/// The outcome after a probe or a rollout phase that found `found`: WON
-/// with its moves, UNKNOWN if the node limit is reached, or `None` to go
-/// on searching. `nodes`: the search's nodes, every thread's
-/// ([`Searcher::total_nodes`]).
+/// The outcome after a probe or a rollout phase that found `found` (a
+/// win's moves and what found them): WON with its moves, UNKNOWN if the
+/// node limit is reached, or `None` to go on searching. `nodes`: the
+/// search's nodes, every thread's ([`Searcher::total_nodes`]).
 fn after_probe(
-    found: Option<Vec<Move>>,
+    found: Option<(Vec<Move>, Finder)>,
     limits: &Limits,
     stats: &Stats,
     nodes: u64,
 ) -> Option<Outcome> {
+    let mut stats = *stats;
     let verdict = match found {
-        Some(moves) => Verdict::Won(moves),
+        Some((moves, by)) => {
+            stats.found_by = Some(by);
+            Verdict::Won(moves)
+        }
         None => Verdict::Unknown(Limit::Nodes(limits.max_nodes.filter(|&n| nodes >= n)?)),
     };
-    Some(Outcome {
-        verdict,
-        stats: *stats,
-    })
+    Some(Outcome { verdict, stats })
 }
 
 /// Whether the rollouts of a game under `rules` include the restarts
@@ -1145,7 +1187,7 @@ fn rollout_phase(
     dfs: &mut Searcher,
     rollouts: &mut Option<Streams>,
     pause: u64,
-) -> Option<Vec<Move>> {
+) -> Option<(Vec<Move>, Finder)> {
     let streams = rollouts.as_mut()?;
     let share = if dfs.game.rules().decks >= 2 {
         TWO_DECK_SHARE
@@ -1165,16 +1207,16 @@ fn rollout_phase(
     let part = budget / (1 + u64::from(streams.restarts.is_some()));
     let mut found = None;
     let deadline = limits.timeout.map(|t| (dfs.start, t));
-    let runs = std::iter::once((&mut streams.ladder as &mut dyn Stream, part))
+    let runs = std::iter::once((&mut streams.ladder as &mut dyn Stream, part, Finder::Ladder))
         .chain(
             streams
                 .restarts
                 .as_mut()
-                .map(|r| (r as &mut dyn Stream, part)),
+                .map(|r| (r as &mut dyn Stream, part, Finder::Restarts)),
         )
-        .chain(nrpa.map(|n| (n as &mut dyn Stream, nrpa_part)))
-        .chain(beams.map(|b| (b as &mut dyn Stream, beam_part)));
-    for (stream, part) in runs {
+        .chain(nrpa.map(|n| (n as &mut dyn Stream, nrpa_part, Finder::Nrpa)))
+        .chain(beams.map(|b| (b as &mut dyn Stream, beam_part, Finder::Beams)));
+    for (stream, part, by) in runs {
         let left = limits
             .max_nodes
             .map_or(u64::MAX, |n| n.saturating_sub(dfs.total_nodes()));
@@ -1182,7 +1224,9 @@ fn rollout_phase(
             break;
         }
         let before = stream.moves();
-        found = stream.phase(part.min(left), deadline, dfs.stop);
+        found = stream
+            .phase(part.min(left), deadline, dfs.stop)
+            .map(|m| (m, by));
         let moves = stream.moves() - before;
         dfs.stats.nodes += moves;
         dfs.stats.rollout_nodes += moves;

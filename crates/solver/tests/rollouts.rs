@@ -5,7 +5,7 @@
 
 use demon_core::{GameKind, Reading, Rules, Source};
 use demon_solver::rollout::{rollouts_alone, rollouts_alone_best, BestEnd, LINE_BYTES};
-use demon_solver::{solve_with, Limit, Limits, Options, Verdict};
+use demon_solver::{solve_with, Finder, Limit, Limits, Options, Verdict};
 
 fn toad() -> Rules {
     GameKind::AmericanToad.preset(Reading::Standard).unwrap()
@@ -62,6 +62,7 @@ fn rollouts_win_american_toad_deals_the_search_leaves_unknown() {
             (nodes, rollout_nodes),
             "seed {seed}"
         );
+        assert_eq!(out.stats.found_by, Some(Finder::Ladder), "seed {seed}");
     }
     // Without the NRPA searches the ladder has its memory of before, and
     // the search is the one before them, node for node.
@@ -221,6 +222,7 @@ fn the_search_wins_with_a_restart() {
         (out.stats.nodes, out.stats.rollout_nodes),
         (361_942, 211_942)
     );
+    assert_eq!(out.stats.found_by, Some(Finder::Restarts));
 }
 
 /// Rollouts only ever report wins: on a lost deal (Canfield with runs
@@ -305,6 +307,7 @@ fn nrpa_wins_a_deal_the_beams_leave() {
     let out = solve_with(&rules, &layout, &limits, &with).unwrap();
     assert!(matches!(out.verdict, Verdict::Won(_)), "{:?}", out.verdict);
     assert_eq!(out.stats.nodes, 4_596_616);
+    assert_eq!(out.stats.found_by, Some(Finder::Nrpa));
     let without = Options {
         nrpa: false,
         ..with

@@ -225,10 +225,10 @@ pub struct LimitArgs {
     /// Do not run nested rollouts beside the search (greedy look-ahead playouts that look for a win, taking about half a long search's nodes, nearly all of them in the two-deck games, until they run out of levels, and a sixteenth of --max-memory, at most 64 MiB). They are on by default except in one-deck games with unlimited redeals (Canfield, Superior and Selective Canfield), where the search alone decides deals sooner. For comparison, or to spend every node and byte on a deal believed lost. The verdicts of decided deals do not depend on it.
     #[arg(long, help_heading = "Limits")]
     pub no_rollouts: bool,
-    /// Do not run beam searches beside the rollouts in the two-deck games (searches that keep the tens of thousands of most promising positions at each depth and look for a win only, growing wider from beam to beam; from 1.6 M nodes on they take half of the rollouts' nodes, three quarters with --no-nrpa, and an eighth of --max-memory, at most 1 GiB, none below 128 MiB). For comparison; the verdicts of decided deals do not depend on it.
+    /// Do not run beam searches beside the rollouts in the two-deck games (searches that keep the tens of thousands of most promising positions at each depth and look for a win only, growing wider from beam to beam; from 1.6 M nodes on they take a quarter of the rollouts' nodes, three quarters with --no-nrpa, and an eighth of --max-memory, at most 1 GiB, none below 128 MiB). For comparison; the verdicts of decided deals do not depend on it.
     #[arg(long, help_heading = "Limits")]
     pub no_beams: bool,
-    /// Do not run NRPA searches beside the rollouts in the two-deck games (nested rollout policy adaptation: level-2 searches of 10,000 random playouts each that learn, from their best lines, which card to play where; from 1.6 M nodes on they take a quarter of the rollouts' nodes, and 4 MiB of their memory). For comparison; the verdicts of decided deals do not depend on it.
+    /// Do not run NRPA searches beside the rollouts in the two-deck games (nested rollout policy adaptation: level-2 searches of 10,000 random playouts each that learn, from their best lines, which card to play where; from 1.6 M nodes on they take half of the rollouts' nodes, and 4 MiB of their memory). For comparison; the verdicts of decided deals do not depend on it.
     #[arg(long, help_heading = "Limits")]
     pub no_nrpa: bool,
     /// Run nested rollouts beside the search even where they are off by default (one deck, unlimited redeals); see --no-rollouts.

@@ -553,7 +553,7 @@ fn two_deck_reports_name_the_restarts() {
     assert!(
         settings
             .trim_end()
-            .ends_with(" rollouts=on restarts=cuts beams=on nrpa=on"),
+            .ends_with(" rollouts=on restarts=cuts beams=on nrpa=half"),
         "{settings}"
     );
     let o = run(&["--retry-unknown", &base], &path("same.csv"));
@@ -563,15 +563,17 @@ fn two_deck_reports_name_the_restarts() {
         "{}",
         text(&o.stderr)
     );
-    // Reports of the beams before the NRPA searches, of the cuts before
-    // the beams, of the restarts before the cuts, and of no restarts.
+    // Reports of NRPA with a quarter of each phase, of the beams before
+    // the NRPA searches, of the cuts before the beams, of the restarts
+    // before the cuts, and of no restarts.
     for (older, csv) in [
+        (" restarts=cuts beams=on nrpa=on", "quarter.csv"),
         (" restarts=cuts beams=on", "beams.csv"),
         (" restarts=cuts", "cuts.csv"),
         (" restarts=on", "on.csv"),
         ("", "older.csv"),
     ] {
-        let now = " restarts=cuts beams=on nrpa=on";
+        let now = " restarts=cuts beams=on nrpa=half";
         std::fs::write(&sidecar, settings.replace(now, older)).unwrap();
         let o = run(&["--retry-unknown", &base], &path(csv));
         assert!(o.status.success(), "{}", text(&o.stderr));
@@ -580,7 +582,7 @@ fn two_deck_reports_name_the_restarts() {
     // Without the beams, or the NRPA searches, a report does not name
     // them.
     for (flag, named) in [
-        ("--no-beams", " restarts=cuts nrpa=on"),
+        ("--no-beams", " restarts=cuts nrpa=half"),
         ("--no-nrpa", " restarts=cuts beams=on"),
     ] {
         let plain = path(&format!("plain{flag}.csv"));

@@ -27,12 +27,14 @@
 //! the first after 0.4 M moves. But the deals it wins are ones the beams
 //! walk past. Alone, 10 M moves a deal, it won 301 and 339 of the first
 //! 12 deals of seeds 301-1,000 unknown at 100 M nodes with the beams (3 s
-//! each). In the search ([`crate::search`], a quarter of each two-deck
-//! rollout phase from 1.6 M nodes): of the first 40 deals of seeds
-//! 301-1,000 unknown at 60 M nodes, at 100 M, 12 won against 8 without
-//! it, 352 and 426 in under 6 M nodes; two deals the beams had won (309,
-//! 327) were not, with less of the phases for the beams
-//! (`results/2026-11-29-vc-nrpa`).
+//! each). In the search ([`crate::search`], then a quarter of each
+//! two-deck rollout phase from 1.6 M nodes): of the first 40 deals of
+//! seeds 301-1,000 unknown at 60 M nodes, at 100 M, 12 won against 8
+//! without it, 352 and 426 in under 6 M nodes; two deals the beams had
+//! won (309, 327) were not, with less of the phases for the beams
+//! (`results/2026-11-29-vc-nrpa`). With half of each phase (the beams a
+//! quarter), it won 9 of 40 deals no search had won in under 30 M nodes,
+//! at 30 M, against 4 with a quarter (`results/2026-11-29-nrpa-share`).
 
 use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasherDefault;

@@ -1142,9 +1142,15 @@ impl Stream for NrpaStream<'_> {
 /// from 89 to 86 and Chameleon 1-100 from 96 lost to 94.
 ///
 /// The ladder and the restarts each have half of it (the ladder first);
-/// from [`BEAMS_FROM`] on the NRPA searches ([`crate::nrpa`]) have a
-/// quarter, the beams half (three quarters without the NRPA searches)
-/// and the others an eighth each. They run in that order (ladder,
+/// from [`BEAMS_FROM`] on the NRPA searches ([`crate::nrpa`]) have
+/// half, the beams a quarter (three quarters without the NRPA searches)
+/// and the others an eighth each. Why half: on the first 40 Variegated
+/// Canfield deals of seeds 1-1,000 that no search had won in under 30 M
+/// nodes, at 30 M nodes, NRPA with a quarter (the beams half) won 4, with
+/// half 9, with three quarters (the beams an eighth, the ladder and the
+/// restarts a sixteenth each) 10; on 34 Double Easthaven deals won only
+/// at 10 M nodes or more, at 20 M, a quarter and half both won the same
+/// 24, three quarters 22 (`results/2026-11-29-nrpa-share`). They run in that order (ladder,
 /// restarts, NRPA, beams), so a node limit that ends a phase early takes
 /// its nodes from the beams first. Once the ladder has run out of levels,
 /// the others still play their part, and the exhaustive search has the
@@ -1197,11 +1203,11 @@ fn rollout_phase(
     let mut budget = pause.saturating_mul(share);
     let beams = streams.beams.as_mut().filter(|_| pause >= BEAMS_FROM);
     let nrpa = streams.nrpa.as_mut().filter(|_| pause >= BEAMS_FROM);
-    let nrpa_part = if nrpa.is_some() { budget / 4 } else { 0 };
+    let nrpa_part = if nrpa.is_some() { budget / 2 } else { 0 };
     let beam_part = match (beams.is_some(), nrpa.is_some()) {
         (false, _) => 0,
         (true, false) => budget / 4 * 3,
-        (true, true) => budget / 2,
+        (true, true) => budget / 4,
     };
     budget -= beam_part + nrpa_part;
     let part = budget / (1 + u64::from(streams.restarts.is_some()));

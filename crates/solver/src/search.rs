@@ -1150,11 +1150,12 @@ impl Stream for NrpaStream<'_> {
 /// half 9, with three quarters (the beams an eighth, the ladder and the
 /// restarts a sixteenth each) 10; on 34 Double Easthaven deals won only
 /// at 10 M nodes or more, at 20 M, a quarter and half both won the same
-/// 24, three quarters 22 (`results/2026-11-29-nrpa-share`). They run in that order (ladder,
-/// restarts, NRPA, beams), so a node limit that ends a phase early takes
-/// its nodes from the beams first. Once the ladder has run out of levels,
-/// the others still play their part, and the exhaustive search has the
-/// rest. With the ladder alone,
+/// 24, three quarters 22 (`results/2026-11-29-nrpa-share`).
+///
+/// They run in that order (ladder, restarts, NRPA, beams), so a node
+/// limit that ends a phase early takes its nodes from the beams first.
+/// Once the ladder has run out of levels, the others still play their
+/// part, and the exhaustive search has the rest. With the ladder alone,
 /// seeds 1-1,000 were American Toad 996 won / 4 unknown at up to 300 M
 /// nodes, Double Easthaven 960 / 1 lost / 39 unknown at up to 100 M.
 /// The cost falls on lost deals: with half of each phase the ladder runs

@@ -18,7 +18,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use crate::row::{Row, Verdict, HEADER};
+use crate::row::{Columns, Row, Verdict, HEADER};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ReportError {
@@ -81,13 +81,16 @@ pub struct Contents {
     pub keep: u64,
     /// Whether it starts with the header.
     pub header: bool,
+    /// Its columns (those of a new report when it has no header).
+    pub columns: Columns,
 }
 
 /// Reads a report. A last line cut short (no newline: the run was stopped
 /// while writing it) is an error unless `allow_torn`; then it is left out
 /// of `keep`. A file that is empty, blank or a cut-short header reads as a
 /// report with no rows and no header; anything else that does not start
-/// with the header is not a report, and is an error.
+/// with the header is not a report, and is an error. The header may be
+/// that of either [`Columns`].
 pub fn read(path: &Path, allow_torn: bool) -> Result<Contents, ReportError> {
     let bytes = fs::read(path).map_err(io_err(path))?;
     let bad = |line: u64, msg: String| ReportError::Bad {
@@ -125,6 +128,7 @@ pub fn read(path: &Path, allow_torn: bool) -> Result<Contents, ReportError> {
             rows: Vec::new(),
             keep: 0,
             header: false,
+            columns: Columns::default(),
         });
     }
     let mut rd = csv::ReaderBuilder::new()
@@ -132,12 +136,14 @@ pub fn read(path: &Path, allow_torn: bool) -> Result<Contents, ReportError> {
         .from_reader(&bytes[..keep]);
     let mut rows = Vec::new();
     let mut records = rd.records();
-    match records.next() {
-        Some(Ok(h)) if h.iter().eq(HEADER) && h.position().map(|p| p.line()) == Some(1) => {}
+    let columns = match records.next() {
+        Some(Ok(h)) if h.position().map(|p| p.line()) == Some(1) => {
+            Columns::of(h.iter()).ok_or_else(not_report)?
+        }
         Some(Err(e)) => return Err(bad(1, e.to_string())),
         _ => return Err(not_report()),
-    }
-    let header = csv::StringRecord::from(HEADER.to_vec());
+    };
+    let header = csv::StringRecord::from(columns.header().to_vec());
     for rec in records {
         let rec = rec.map_err(|e| bad(e.position().map_or(0, |p| p.line()), e.to_string()))?;
         let line = rec.position().map_or(0, |p| p.line());
@@ -150,6 +156,7 @@ pub fn read(path: &Path, allow_torn: bool) -> Result<Contents, ReportError> {
         rows,
         keep: keep as u64,
         header: true,
+        columns,
     })
 }
 
@@ -185,6 +192,8 @@ fn check_run(
 /// finished ahead of their turn, and every row in memory for the summary.
 pub struct Sink {
     out: Option<Out>,
+    /// The report's columns: a resumed report's own, all for a new one.
+    columns: Columns,
     order: Vec<u64>,
     next: usize,
     early: BTreeMap<u64, Row>,
@@ -218,6 +227,7 @@ impl Sink {
     ) -> Result<(Sink, Vec<u64>), ReportError> {
         let mut sink = Sink {
             out: None,
+            columns: Columns::default(),
             order,
             next: 0,
             early: BTreeMap::new(),
@@ -340,14 +350,16 @@ impl Sink {
             writeln!(file, "{}", HEADER.join(",")).map_err(io_err(path))?;
             file.flush().map_err(io_err(path))?;
         }
+        let columns = contents.columns;
+        sink.columns = columns;
         sink.next = contents.rows.len();
         sink.rows = contents.rows.into_iter().map(|(_, r)| r).collect();
         // The side file starts again with the rows it still needs to hold.
         write_atomically(&pending_path, |f| {
             let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(f);
-            w.write_record(HEADER)?;
+            w.write_record(columns.header())?;
             for r in &early {
-                w.write_record(r.record())?;
+                w.write_record(r.record(columns))?;
             }
             w.flush()
         })?;
@@ -383,7 +395,7 @@ impl Sink {
         if self.order.get(self.next) != Some(&row.seed) {
             if let Some(o) = &mut self.out {
                 o.pending
-                    .write_record(row.record())
+                    .write_record(row.record(self.columns))
                     .and_then(|_| Ok(o.pending.flush()?))
                     .map_err(|e| io_err(&o.pending_path)(e.into()))?;
             }
@@ -397,7 +409,7 @@ impl Sink {
     fn write(&mut self, row: Row) -> Result<(), ReportError> {
         if let Some(o) = &mut self.out {
             o.csv
-                .write_record(row.record())
+                .write_record(row.record(self.columns))
                 .and_then(|_| Ok(o.csv.flush()?))
                 .map_err(|e| io_err(&o.path)(e.into()))?;
         }
@@ -634,7 +646,7 @@ pub fn write_new(path: &Path, rows: &[Row]) -> Result<(), ReportError> {
     let res = (|| -> Result<(), csv::Error> {
         w.write_record(HEADER)?;
         for r in rows {
-            w.write_record(r.record())?;
+            w.write_record(r.record(Columns::V2))?;
         }
         w.flush()?;
         Ok(())
@@ -663,6 +675,11 @@ mod tests {
             seconds: seed as f64 / 1000.0,
             peak_memory: 1 << 20,
             limit: String::new(),
+            found_by: if seed.is_multiple_of(3) {
+                String::new()
+            } else {
+                "search".into()
+            },
         }
     }
 
@@ -745,6 +762,78 @@ mod tests {
         assert_eq!(rows.len(), 20);
         assert_eq!(fs::read(&part).unwrap(), fs::read(&whole).unwrap());
         assert!(!pending_path(&part).exists());
+    }
+
+    /// A report of ten columns (written before `found_by`) reads with the
+    /// column empty, resumes in its ten columns, side file too, and merges
+    /// into a report of all eleven; a new report has all eleven.
+    #[test]
+    fn reports_without_found_by_read_resume_and_merge() {
+        let dir = tempfile::tempdir().unwrap();
+        let order: Vec<u64> = (1..=6).collect();
+        let old = dir.path().join("old.csv");
+        let v1 = |r: &Row| r.record(Columns::V1).join(",");
+        let mut text = Columns::V1.header().join(",") + "\n";
+        for seed in [1, 2] {
+            text += &(v1(&row(seed)) + "\n");
+        }
+        fs::write(&old, &text).unwrap();
+        fs::write(settings_path(&old), "max-nodes=9\n").unwrap();
+        let c = read(&old, false).unwrap();
+        assert_eq!(c.columns, Columns::V1);
+        assert_eq!(c.rows.len(), 2);
+        assert!(c.rows.iter().all(|(_, r)| r.found_by.is_empty()));
+        assert_eq!(
+            c.rows[1].1,
+            Row {
+                found_by: String::new(),
+                ..row(2)
+            }
+        );
+
+        let (mut s, todo) = open(&old, true, &order).unwrap();
+        assert_eq!(todo, [3, 4, 5, 6]);
+        s.push(row(4)).unwrap(); // ahead of 3: into the side file
+        let side = fs::read_to_string(pending_path(&old)).unwrap();
+        assert_eq!(
+            side,
+            Columns::V1.header().join(",") + "\n" + &v1(&row(4)) + "\n"
+        );
+        for seed in [3, 5, 6] {
+            s.push(row(seed)).unwrap();
+        }
+        s.finish().unwrap();
+        let mut want = text.clone();
+        for seed in 3..=6 {
+            want += &(v1(&row(seed)) + "\n");
+        }
+        assert_eq!(fs::read_to_string(&old).unwrap(), want);
+
+        let new = dir.path().join("new.csv");
+        let (mut s, _) = open(&new, false, &[7, 8]).unwrap();
+        s.push(row(7)).unwrap();
+        s.push(row(8)).unwrap();
+        s.finish().unwrap();
+        let got = fs::read_to_string(&new).unwrap();
+        assert!(got.starts_with("game,rules,seed,verdict,solution_moves,nodes,stored,seconds,peak_memory,limit,found_by\n"), "{got}");
+        assert!(got.ends_with(",,search\n"), "{got}");
+        let c = read(&new, false).unwrap();
+        assert_eq!(c.columns, Columns::V2);
+        assert_eq!(c.rows[1].1, row(8));
+
+        let m = merge(&[old.clone(), new.clone()]).unwrap();
+        let out = dir.path().join("merged.csv");
+        write_new(&out, &m.rows).unwrap();
+        let c = read(&out, false).unwrap();
+        assert_eq!(c.columns, Columns::V2);
+        assert_eq!(c.rows.len(), 8);
+        assert_eq!(c.rows[0].1.found_by, "");
+        assert_eq!(c.rows[7].1.found_by, "search");
+        // A header of neither kind is not a report.
+        let bad = dir.path().join("bad.csv");
+        fs::write(&bad, "game,rules,seed,verdict\n").unwrap();
+        let e = read(&bad, false).err().unwrap().to_string();
+        assert!(e.contains("not a demon report"), "{e}");
     }
 
     #[test]
@@ -897,6 +986,7 @@ mod tests {
         let unknown = |seed: u64| Row {
             verdict: Verdict::Unknown,
             limit: "node limit (9 nodes)".into(),
+            found_by: String::new(),
             ..row(seed)
         };
         // Seeds 1..=6: 2 and 4 unknown, 3 and 6 lost, the rest won.

@@ -6,8 +6,10 @@ use std::path::{Path, PathBuf};
 use demon_core::{GameKind, Rules, Source};
 use demon_solver::{solve_with, Limit, Limits, Options, Outcome};
 
-/// The columns of a report, in order.
-pub const HEADER: [&str; 10] = [
+/// The columns of a report, in order. Reports written before `found_by`
+/// (2026-12-01) have the first ten ([`Columns::V1`]): they are still read,
+/// and a resumed run goes on writing their ten.
+pub const HEADER: [&str; 11] = [
     "game",
     "rules",
     "seed",
@@ -18,7 +20,35 @@ pub const HEADER: [&str; 10] = [
     "seconds",
     "peak_memory",
     "limit",
+    "found_by",
 ];
+
+/// Which columns a report file has.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Columns {
+    /// The first ten of [`HEADER`], without `found_by`.
+    V1,
+    /// All of [`HEADER`].
+    #[default]
+    V2,
+}
+
+impl Columns {
+    /// The header line's names.
+    pub fn header(self) -> &'static [&'static str] {
+        match self {
+            Columns::V1 => &HEADER[..10],
+            Columns::V2 => &HEADER,
+        }
+    }
+
+    /// The columns whose header is `names`, if any.
+    pub fn of<'a>(names: impl Iterator<Item = &'a str> + Clone) -> Option<Columns> {
+        [Columns::V2, Columns::V1]
+            .into_iter()
+            .find(|c| names.clone().eq(c.header().iter().copied()))
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -61,11 +91,17 @@ pub struct Row {
     pub peak_memory: u64,
     /// What stopped an unknown deal; empty otherwise.
     pub limit: String,
+    /// What found a won deal's line ([`demon_solver::Finder::name`]:
+    /// `search`, `probe`, `ladder`, `restarts`, `beams` or `nrpa`); empty
+    /// otherwise, and in reports written before the column.
+    #[serde(default)]
+    pub found_by: String,
 }
 
 impl Row {
-    pub fn record(&self) -> [String; 10] {
-        [
+    /// The row's fields as a report of `columns` writes them.
+    pub fn record(&self, columns: Columns) -> Vec<String> {
+        let mut r = vec![
             self.game.clone(),
             self.rules.clone(),
             self.seed.to_string(),
@@ -76,7 +112,11 @@ impl Row {
             format!("{:.4}", self.seconds),
             self.peak_memory.to_string(),
             self.limit.clone(),
-        ]
+        ];
+        if columns == Columns::V2 {
+            r.push(self.found_by.clone());
+        }
+        r
     }
 
     fn from_outcome(game: GameKind, rules: &Rules, seed: u64, out: &Outcome) -> Row {
@@ -98,6 +138,10 @@ impl Row {
             seconds: (s.elapsed.as_secs_f64() * 1e4).round() / 1e4,
             peak_memory: s.peak_memory as u64,
             limit,
+            found_by: match out.verdict {
+                V::Won(_) => s.found_by.map_or("", demon_solver::Finder::name).into(),
+                _ => String::new(),
+            },
         }
     }
 }

@@ -149,7 +149,14 @@ pub struct Summary {
     pub seconds: Option<Spread>,
     pub nodes: Option<Spread>,
     pub largest: Option<Largest>,
+    /// The won deals by what found them ([`Row::found_by`], in the order
+    /// of [`FINDERS`]), and last, as `""`, those whose report has no
+    /// `found_by` column.
+    pub found_by: Vec<(String, u64)>,
 }
+
+/// The names [`Row::found_by`] takes, in the order summaries give them.
+pub const FINDERS: [&str; 6] = ["search", "probe", "ladder", "restarts", "beams", "nrpa"];
 
 impl Summary {
     pub fn of(rows: &[Row]) -> Summary {
@@ -169,6 +176,31 @@ impl Summary {
                     stored: r.stored,
                     peak_memory: r.peak_memory,
                 }),
+            found_by: {
+                let won: Vec<&str> = rows
+                    .iter()
+                    .filter(|r| r.verdict == Verdict::Won)
+                    .map(|r| r.found_by.as_str())
+                    .collect();
+                let mut names: Vec<&str> = FINDERS.to_vec();
+                // A name a later version may write, after the known ones.
+                for f in &won {
+                    if !f.is_empty() && !names.contains(f) {
+                        names.push(f);
+                    }
+                }
+                names.push("");
+                names
+                    .into_iter()
+                    .map(|n| {
+                        (
+                            n.to_string(),
+                            won.iter().filter(|f| **f == n).count() as u64,
+                        )
+                    })
+                    .filter(|(_, k)| *k > 0)
+                    .collect()
+            },
         }
     }
 
@@ -241,6 +273,17 @@ impl fmt::Display for Summary {
                     pct(hi)
                 )?;
             }
+        }
+        if !self.found_by.is_empty() {
+            let parts: Vec<String> = self
+                .found_by
+                .iter()
+                .map(|(n, k)| match n.as_str() {
+                    "" => format!("not recorded {k} (reports before the found_by column)"),
+                    n => format!("{n} {k}"),
+                })
+                .collect();
+            writeln!(f, "wins found by: {}", parts.join(", "))?;
         }
         if let Some(s) = self.seconds {
             writeln!(
@@ -339,6 +382,7 @@ mod tests {
             seconds: 0.0,
             peak_memory: 0,
             limit: String::new(),
+            found_by: String::new(),
         };
         use Verdict::*;
         let a = [
@@ -378,6 +422,7 @@ mod tests {
             seconds: s,
             peak_memory: 0,
             limit: String::new(),
+            found_by: String::new(),
         };
         let rows: Vec<Row> = (1..=100)
             .map(|i| {
@@ -416,6 +461,7 @@ mod tests {
             seconds,
             peak_memory: peak,
             limit: String::new(),
+            found_by: String::new(),
         };
         use Verdict::*;
         let rows = [
@@ -443,5 +489,44 @@ mod tests {
         );
         let empty = Summary::of(&[]);
         assert_eq!((empty.largest, empty.nodes_per_second()), (None, None));
+        assert!(empty.found_by.is_empty());
+        assert!(!empty.to_string().contains("found by"));
+    }
+
+    #[test]
+    fn summaries_count_what_found_the_wins() {
+        let row = |seed: u64, v: Verdict, by: &str| Row {
+            game: "g".into(),
+            rules: "r".into(),
+            seed,
+            verdict: v,
+            solution_moves: 0,
+            nodes: 1,
+            stored: 1,
+            seconds: 0.0,
+            peak_memory: 0,
+            limit: String::new(),
+            found_by: by.into(),
+        };
+        use Verdict::*;
+        let rows = [
+            row(1, Won, "nrpa"),
+            row(2, Won, "search"),
+            row(3, Won, ""),
+            row(4, Lost, ""),
+            row(5, Won, "nrpa"),
+            row(6, Won, "oracle"),
+            row(7, Unknown, ""),
+        ];
+        let s = Summary::of(&rows);
+        let want = [("search", 1), ("nrpa", 2), ("oracle", 1), ("", 1)];
+        assert_eq!(s.found_by, want.map(|(n, k)| (n.to_string(), k)).to_vec());
+        let text = s.to_string();
+        assert!(
+            text.contains(
+                "wins found by: search 1, nrpa 2, oracle 1, not recorded 1 (reports before the found_by column)\n"
+            ),
+            "{text}"
+        );
     }
 }

@@ -91,7 +91,7 @@ pub enum Command {
         run: RunOpts,
         #[command(flatten)]
         limits: LimitArgs,
-        /// Write one CSV row per deal to this file (never overwritten: see --resume).
+        /// Write one CSV row per deal to this file (never overwritten: see --resume): game, rules, seed, verdict, solution_moves, nodes, stored, seconds, peak_memory, limit (what stopped an unknown deal), found_by (what found a win: search, probe, ladder, restarts, beams or nrpa).
         #[arg(long, value_name = "FILE", help_heading = "Report")]
         csv: Option<PathBuf>,
         /// Continue the run whose report is --csv: solve only the deals it does not have yet.

@@ -408,6 +408,17 @@ fn retried_unknown_deals_merge_into_the_run_at_the_larger_limit() {
     };
     let before = unknown(&base);
     assert_eq!(before, 11, "unknown at 20,000 nodes");
+    // The last column names what found each win: here (one deck,
+    // unlimited redeals: no probes or rollouts by default) the search.
+    let report = std::fs::read_to_string(&base).unwrap();
+    assert!(report.starts_with(
+        "game,rules,seed,verdict,solution_moves,nodes,stored,seconds,peak_memory,limit,found_by\n"
+    ));
+    let won = report.lines().filter(|l| l.contains(",won,")).count();
+    assert!(won > 90, "{won} won");
+    for l in report.lines().skip(1) {
+        assert_eq!(l.ends_with(",search"), l.contains(",won,"), "{l}");
+    }
     let o = run(args("60000", &["--retry-unknown", &base], &retry));
     assert!(
         text(&o.stderr).contains(&format!("{before} deals (the unknown deals of")),
@@ -473,6 +484,10 @@ fn retried_unknown_deals_merge_into_the_run_at_the_larger_limit() {
     );
     assert!(v["nodes_per_second"].as_f64().unwrap() > 0.0);
     assert!(v["largest_search"]["stored"].as_u64().unwrap() > 0);
+    assert_eq!(
+        v["wins_found_by"],
+        serde_json::json!({ "search": v["won"].as_u64().unwrap() })
+    );
     let o = demon(&["merge", &base, "--retried", &s1, "--retried", &s1]);
     assert!(
         text(&o.stderr).contains("is given twice"),
@@ -721,4 +736,49 @@ fn ctrl_c_saves_a_layered_deal_in_its_directory() {
     let report = std::fs::read_to_string(&csv).unwrap();
     let f: Vec<&str> = report.lines().nth(1).unwrap().split(',').collect();
     assert_eq!((f[2], f[3], f[5]), ("723", "lost", "294408"), "{report}");
+}
+
+/// A report's last column names what found each win, as `demon solve`
+/// does (`cli.rs`, `a_win_names_what_found_it`): American Toad 3 by the
+/// rollouts' ladder, Rainbow 21 by a best-first probe at 111,370 nodes;
+/// and the summary counts them.
+#[test]
+fn reports_name_what_found_each_win() {
+    let d = dir();
+    for (game, seed, row, summary) in [
+        (
+            "american-toad",
+            "3",
+            ",3,won,301,191025,",
+            "wins found by: ladder 1\n",
+        ),
+        (
+            "rainbow",
+            "21",
+            ",21,won,159,111370,",
+            "wins found by: probe 1\n",
+        ),
+    ] {
+        let csv = d.path().join(format!("{game}.csv"));
+        let seeds = format!("{seed}..{seed}");
+        let o = demon(&[
+            "batch",
+            game,
+            "--seeds",
+            &seeds,
+            "--max-memory",
+            "4G",
+            "--jobs",
+            "1",
+            "--csv",
+            csv.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        assert!(text(&o.stdout).contains(summary), "{}", text(&o.stdout));
+        let report = std::fs::read_to_string(&csv).unwrap();
+        let line = report.lines().nth(1).unwrap();
+        let by = if game == "rainbow" { "probe" } else { "ladder" };
+        assert!(line.contains(row), "{line}");
+        assert!(line.ends_with(&format!(",,{by}")), "{line}");
+    }
 }

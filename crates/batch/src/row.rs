@@ -159,11 +159,18 @@ pub struct Job {
     /// ([`demon_solver::checkpoint`]): `GAME-SEED.ck`. `None`: an
     /// interrupted deal's search is lost.
     pub checkpoints: Option<PathBuf>,
+    /// With `checkpoints`: a deal that a limit stops (nodes, time or
+    /// memory) is saved there too, and its row written unknown, so that a
+    /// later run with larger limits (`--retry-unknown`, the same directory)
+    /// goes on from where it stopped instead of searching it again from
+    /// the deal. Without it, only an interrupted deal is saved.
+    pub keep_unknown: bool,
 }
 
 impl Job {
     /// Solves demon's deal `seed`: its row, or `None` when the stop flag
-    /// interrupted it and it was saved in the checkpoint directory. An
+    /// interrupted it and it was saved in the checkpoint directory (a deal
+    /// a limit stops has its row, saved or not: [`Job::keep_unknown`]). An
     /// error is the solver failing its own check (never expected) or a
     /// checkpoint that cannot be read or written.
     pub fn solve(&self, seed: u64) -> Result<Option<Row>, String> {
@@ -188,6 +195,16 @@ impl Job {
             let header = checkpoint::header(&self.rules, &layout, self.game.name(), &options);
             (self.checkpoint_path(dir, seed), header)
         });
+        // Which stops are saved: Ctrl-C's always (the deal goes on in the
+        // next run of the same report), and the limits' when kept.
+        let keep = self.keep_unknown;
+        let save_at = move |l: &Limit| *l == Limit::Interrupted || keep;
+        let interrupted = |o: &Outcome| {
+            matches!(
+                o.verdict,
+                demon_solver::Verdict::Unknown(Limit::Interrupted)
+            )
+        };
         let mut out = match &saved {
             None => solve_with(&self.rules, &layout, &self.limits, &options).map_err(fail)?,
             Some((path, header)) if options.layered => {
@@ -201,14 +218,17 @@ impl Job {
                     &options,
                     path,
                     header,
-                    &|l| *l == Limit::Interrupted,
+                    &save_at,
                 )
                 .map_err(fail)?;
                 match after {
-                    FileAfter::Saved => return Ok(None),
-                    FileAfter::Kept => layered::remove_saved(path)
+                    FileAfter::Saved if interrupted(&out) => return Ok(None),
+                    // At its memory limit the layered search keeps its
+                    // last save, which a run with more memory goes on
+                    // from.
+                    FileAfter::Kept if !keep => layered::remove_saved(path)
                         .map_err(|e| format!("seed {seed}: {}: {e}", path.display()))?,
-                    FileAfter::Removed | FileAfter::None => {}
+                    FileAfter::Saved | FileAfter::Kept | FileAfter::Removed | FileAfter::None => {}
                 }
                 out
             }
@@ -222,10 +242,10 @@ impl Job {
                     path,
                     header,
                     resume,
-                    &|l| *l == Limit::Interrupted,
+                    &save_at,
                 )
                 .map_err(fail)?;
-                if after == FileAfter::Saved {
+                if after == FileAfter::Saved && interrupted(&out) {
                     return Ok(None);
                 }
                 out

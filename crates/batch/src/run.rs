@@ -130,6 +130,7 @@ mod tests {
                 timeout: None,
             },
             checkpoints: None,
+            keep_unknown: false,
         });
         static STOP: AtomicBool = AtomicBool::new(false);
         let (tx, rx) = std::sync::mpsc::channel();

@@ -72,6 +72,8 @@ pub struct RunArgs<'a> {
     pub limits: &'a LimitArgs,
     /// `--checkpoint-dir` (batch only).
     pub checkpoints: Option<PathBuf>,
+    /// `--keep-unknown` (batch only, with `--checkpoint-dir`).
+    pub keep_unknown: bool,
 }
 
 impl<'a> RunArgs<'a> {
@@ -110,6 +112,7 @@ impl<'a> RunArgs<'a> {
             jobs: run.jobs,
             limits,
             checkpoints: None,
+            keep_unknown: false,
         })
     }
 
@@ -245,6 +248,7 @@ impl<'a> RunArgs<'a> {
             limits,
             options,
             checkpoints: self.checkpoints.clone(),
+            keep_unknown: self.keep_unknown,
         })
     }
 }

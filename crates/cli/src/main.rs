@@ -130,9 +130,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             resume,
             retry_unknown,
             checkpoint_dir,
+            keep_unknown,
         } => {
             let mut r = batch::RunArgs::new(&run, &limits, retry_unknown.as_deref())?;
             r.checkpoints = checkpoint_dir;
+            r.keep_unknown = keep_unknown;
             let code = batch::batch(&mut out, &game, &r, csv.as_deref(), resume)?;
             out.flush()?;
             return Ok(code);

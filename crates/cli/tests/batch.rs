@@ -782,3 +782,108 @@ fn reports_name_what_found_each_win() {
         assert!(line.ends_with(&format!(",,{by}")), "{line}");
     }
 }
+
+/// With --keep-unknown, a deal a limit stops is saved in --checkpoint-dir
+/// with its unknown row, and a retry at a larger limit goes on from the
+/// save: it ends where a search without a stop ends (Canfield `any` 479,
+/// lost in 353,714 nodes; Chameleon 723 by the layered search, lost in
+/// 294,408 positions), and the save goes once the deal is decided.
+/// Without the flag a limit's stop saves nothing, and the flag needs a
+/// directory.
+#[test]
+fn kept_unknown_deals_go_on_in_a_retry_at_larger_limits() {
+    let d = dir();
+    let path = |n: &str| d.path().join(n).display().to_string();
+    let ck = path("ck");
+    for (game, seed, extra, saved, nodes, stored) in [
+        (
+            "canfield",
+            "479",
+            &["--group-moves", "any"][..],
+            "canfield-479.ck",
+            "353714",
+            "106434",
+        ),
+        (
+            "chameleon",
+            "723",
+            &["--layered"][..],
+            "chameleon-723.layered",
+            "294408",
+            "294408",
+        ),
+    ] {
+        let run = |deals: &[&str], nodes: &str, csv: &str, keep: bool| {
+            let mut a = vec!["batch", game];
+            a.extend_from_slice(extra);
+            a.extend_from_slice(deals);
+            a.extend_from_slice(&[
+                "--max-nodes",
+                nodes,
+                "--max-memory",
+                "256M",
+                "--jobs",
+                "1",
+                "--csv",
+                csv,
+            ]);
+            if keep {
+                a.extend_from_slice(&["--checkpoint-dir", &ck, "--keep-unknown"]);
+            }
+            let o = demon(&a);
+            assert!(o.status.success(), "{}", text(&o.stderr));
+        };
+        let row = |csv: &str| {
+            let r = std::fs::read_to_string(csv).unwrap();
+            let f: Vec<String> = r
+                .lines()
+                .nth(1)
+                .unwrap()
+                .split(',')
+                .map(String::from)
+                .collect();
+            (f[3].clone(), f[5].clone(), f[6].clone())
+        };
+        let seeds = format!("{seed}..{seed}");
+        let first = path(&format!("{game}-100k.csv"));
+        run(&["--seeds", &seeds], "100k", &first, true);
+        assert_eq!(row(&first).0, "unknown");
+        let save = Path::new(&ck).join(saved);
+        assert!(save.exists(), "{} kept", save.display());
+        let retry = path(&format!("{game}-2M.csv"));
+        run(&["--retry-unknown", &first], "2M", &retry, true);
+        assert_eq!(row(&retry), ("lost".into(), nodes.into(), stored.into()));
+        assert!(!save.exists(), "{} removed once decided", save.display());
+        let straight = path(&format!("{game}-straight.csv"));
+        run(&["--seeds", &seeds], "2M", &straight, false);
+        assert_eq!(row(&straight), row(&retry));
+        // Without --keep-unknown, a limit's stop leaves nothing.
+        let plain = path(&format!("{game}-plain.csv"));
+        let mut a = vec!["batch", game];
+        a.extend_from_slice(extra);
+        a.extend_from_slice(&[
+            "--seeds",
+            &seeds,
+            "--max-nodes",
+            "100k",
+            "--max-memory",
+            "256M",
+            "--jobs",
+            "1",
+            "--csv",
+            &plain,
+            "--checkpoint-dir",
+            &ck,
+        ]);
+        let o = demon(&a);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        assert!(!save.exists(), "{} not saved at a limit", save.display());
+    }
+    let o = demon(&["batch", "canfield", "--seeds", "1..2", "--keep-unknown"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("--checkpoint-dir"),
+        "{}",
+        text(&o.stderr)
+    );
+}

@@ -813,7 +813,8 @@ fn kept_unknown_deals_go_on_in_a_retry_at_larger_limits() {
             "294408",
         ),
     ] {
-        let run = |deals: &[&str], nodes: &str, csv: &str, keep: bool| {
+        // The run's deals and node limit, the report, and any flags after.
+        let run = |deals: &[&str], nodes: &str, csv: &str, flags: &[&str]| {
             let mut a = vec!["batch", game];
             a.extend_from_slice(extra);
             a.extend_from_slice(deals);
@@ -827,12 +828,11 @@ fn kept_unknown_deals_go_on_in_a_retry_at_larger_limits() {
                 "--csv",
                 csv,
             ]);
-            if keep {
-                a.extend_from_slice(&["--checkpoint-dir", &ck, "--keep-unknown"]);
-            }
+            a.extend_from_slice(flags);
             let o = demon(&a);
             assert!(o.status.success(), "{}", text(&o.stderr));
         };
+        let keep = ["--checkpoint-dir", ck.as_str(), "--keep-unknown"];
         let row = |csv: &str| {
             let r = std::fs::read_to_string(csv).unwrap();
             let f: Vec<String> = r
@@ -846,37 +846,20 @@ fn kept_unknown_deals_go_on_in_a_retry_at_larger_limits() {
         };
         let seeds = format!("{seed}..{seed}");
         let first = path(&format!("{game}-100k.csv"));
-        run(&["--seeds", &seeds], "100k", &first, true);
+        run(&["--seeds", &seeds], "100k", &first, &keep);
         assert_eq!(row(&first).0, "unknown");
         let save = Path::new(&ck).join(saved);
         assert!(save.exists(), "{} kept", save.display());
         let retry = path(&format!("{game}-2M.csv"));
-        run(&["--retry-unknown", &first], "2M", &retry, true);
+        run(&["--retry-unknown", &first], "2M", &retry, &keep);
         assert_eq!(row(&retry), ("lost".into(), nodes.into(), stored.into()));
         assert!(!save.exists(), "{} removed once decided", save.display());
         let straight = path(&format!("{game}-straight.csv"));
-        run(&["--seeds", &seeds], "2M", &straight, false);
+        run(&["--seeds", &seeds], "2M", &straight, &[]);
         assert_eq!(row(&straight), row(&retry));
         // Without --keep-unknown, a limit's stop leaves nothing.
         let plain = path(&format!("{game}-plain.csv"));
-        let mut a = vec!["batch", game];
-        a.extend_from_slice(extra);
-        a.extend_from_slice(&[
-            "--seeds",
-            &seeds,
-            "--max-nodes",
-            "100k",
-            "--max-memory",
-            "256M",
-            "--jobs",
-            "1",
-            "--csv",
-            &plain,
-            "--checkpoint-dir",
-            &ck,
-        ]);
-        let o = demon(&a);
-        assert!(o.status.success(), "{}", text(&o.stderr));
+        run(&["--seeds", &seeds], "100k", &plain, &keep[..2]);
         assert!(!save.exists(), "{} not saved at a limit", save.display());
     }
     let o = demon(&["batch", "canfield", "--seeds", "1..2", "--keep-unknown"]);

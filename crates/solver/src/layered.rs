@@ -1285,7 +1285,7 @@ pub fn solve_layered_saving(
         before: std::time::Duration::ZERO,
         any: false,
     };
-    let (out, after) = search(
+    let (mut out, after) = search(
         &game,
         limits,
         options,
@@ -1295,6 +1295,9 @@ pub fn solve_layered_saving(
     )?;
     if let Verdict::Won(moves) = &out.verdict {
         crate::search::check_win(rules, layout, moves)?;
+        // As [`crate::search::solve_saving`] names it: the layered search
+        // runs alone, so its win is the exhaustive search's.
+        out.stats.found_by = out.stats.found_by.or(Some(crate::search::Finder::Search));
     }
     Ok((out, after))
 }

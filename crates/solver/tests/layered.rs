@@ -321,6 +321,13 @@ fn a_win_is_read_back_across_sittings() {
     let dir = save_dir("canfield-won");
     let (out, n) = sittings(&rules, &layout, 64 << 20, &dir, 1_500, Some(400), false);
     assert_eq!(out.verdict, whole.verdict, "seed {seed}");
+    assert!(matches!(out.verdict, Verdict::Won(_)), "seed {seed}");
+    // Saved or not, the layered search's win is the exhaustive search's.
+    assert_eq!(
+        out.stats.found_by,
+        Some(demon_solver::Finder::Search),
+        "seed {seed}"
+    );
     assert_eq!(
         (out.stats.nodes, out.stats.stored, out.stats.hits),
         (whole.stats.nodes, whole.stats.stored, whole.stats.hits),

@@ -42,6 +42,17 @@ fn timeless(p: &Path) -> String {
 
 /// Canfield with runs moving in any part, 120 deals each stopped at 60,000
 /// nodes at most: deterministic rows, a few seconds in all.
+/// The fields of line `line` (0 the header) of report `p`; the rules
+/// field holds no comma.
+fn fields(p: &Path, line: usize) -> Vec<String> {
+    let report = std::fs::read_to_string(p).unwrap();
+    let l = report
+        .lines()
+        .nth(line)
+        .unwrap_or_else(|| panic!("{report}"));
+    l.split(',').map(String::from).collect()
+}
+
 fn run_args(csv: &Path) -> Vec<String> {
     [
         "batch",
@@ -663,14 +674,7 @@ fn ctrl_c_saves_the_deals_in_progress_with_a_checkpoint_dir() {
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert!(!saved.exists(), "the file of a finished deal is removed");
     let row = |p: &Path| {
-        let report = std::fs::read_to_string(p).unwrap();
-        let f: Vec<String> = report
-            .lines()
-            .nth(2)
-            .unwrap()
-            .split(',')
-            .map(String::from)
-            .collect();
+        let f = fields(p, 2);
         (f[2].clone(), f[3].clone(), f[5].clone(), f[9].clone())
     };
     let whole = d.path().join("whole.csv");
@@ -834,14 +838,7 @@ fn kept_unknown_deals_go_on_in_a_retry_at_larger_limits() {
         };
         let keep = ["--checkpoint-dir", ck.as_str(), "--keep-unknown"];
         let row = |csv: &str| {
-            let r = std::fs::read_to_string(csv).unwrap();
-            let f: Vec<String> = r
-                .lines()
-                .nth(1)
-                .unwrap()
-                .split(',')
-                .map(String::from)
-                .collect();
+            let f = fields(Path::new(csv), 1);
             (f[3].clone(), f[5].clone(), f[6].clone())
         };
         let seeds = format!("{seed}..{seed}");

@@ -346,12 +346,14 @@ impl Sink {
         }
         use std::io::Seek;
         file.seek(io::SeekFrom::End(0)).map_err(io_err(path))?;
-        if !contents.header {
-            writeln!(file, "{}", HEADER.join(",")).map_err(io_err(path))?;
-            file.flush().map_err(io_err(path))?;
-        }
+        // A resumed report keeps its own columns; one without a header yet
+        // (new, or cut short in it) gets all of them.
         let columns = contents.columns;
         sink.columns = columns;
+        if !contents.header {
+            writeln!(file, "{}", columns.header().join(",")).map_err(io_err(path))?;
+            file.flush().map_err(io_err(path))?;
+        }
         sink.next = contents.rows.len();
         sink.rows = contents.rows.into_iter().map(|(_, r)| r).collect();
         // The side file starts again with the rows it still needs to hold.
@@ -644,7 +646,7 @@ pub fn write_new(path: &Path, rows: &[Row]) -> Result<(), ReportError> {
         })?;
     let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(f);
     let res = (|| -> Result<(), csv::Error> {
-        w.write_record(HEADER)?;
+        w.write_record(Columns::V2.header())?;
         for r in rows {
             w.write_record(r.record(Columns::V2))?;
         }

@@ -57,8 +57,14 @@ fn results_dir() -> PathBuf {
 }
 
 /// Every batch report under `results/` (other tables, such as summaries
-/// and surveys, have other columns and are passed over), with its rows.
-fn reports() -> Vec<(PathBuf, Vec<Row>)> {
+/// and surveys, have other columns and are passed over), with its rows:
+/// read once for all the tests of this file.
+fn reports() -> &'static [(PathBuf, Vec<Row>)] {
+    static REPORTS: std::sync::OnceLock<Vec<(PathBuf, Vec<Row>)>> = std::sync::OnceLock::new();
+    REPORTS.get_or_init(read_reports)
+}
+
+fn read_reports() -> Vec<(PathBuf, Vec<Row>)> {
     let mut files = Vec::new();
     csv_files(&results_dir(), &mut files);
     let mut out = Vec::new();
@@ -107,7 +113,7 @@ fn no_deal_is_both_won_and_lost() {
     let mut seen: HashMap<(&str, &str, u64), (&str, &Path)> = HashMap::new();
     let (mut decided_rows, mut compared) = (0, 0);
     let mut conflicts = Vec::new();
-    for (p, rows) in &reports {
+    for (p, rows) in reports {
         for row in rows.iter().filter(|r| decided(&r.verdict)) {
             decided_rows += 1;
             let key = (row.game.as_str(), row.rules.as_str(), row.seed);
@@ -301,7 +307,7 @@ fn readme_status_is_the_reports() {
     let mut want = Vec::new();
     for (label, kind, o) in status_variants() {
         let rules = Rules::resolve(kind, Reading::Standard, &o).expect("the rules resolve");
-        let s = status(&reports, kind, &rules.signature());
+        let s = status(reports, kind, &rules.signature());
         assert_eq!(s.untried, 0, "{label}: seeds no report has");
         want.push((
             label.clone(),

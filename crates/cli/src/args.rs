@@ -234,6 +234,9 @@ pub struct LimitArgs {
     /// Do not run NRPA searches beside the rollouts in the two-deck games (nested rollout policy adaptation: level-2 searches of 10,000 random playouts each that learn, from their best lines, which card to play where; from 1.6 M nodes on they take half of the rollouts' nodes, and 4 MiB of their memory). For comparison; the verdicts of decided deals do not depend on it.
     #[arg(long, help_heading = "Limits")]
     pub no_nrpa: bool,
+    /// The seed of the random searches beside the exhaustive one (the NRPA searches' random stream and the noises of the rollouts' restarts, in the two-deck games; default 0). Another seed tries other random searches on the same deals: for retrying deals left unknown (the exhaustive search is the same). A search continued from a save draws new ones from this seed and the nodes already searched. The verdicts of decided deals do not depend on it.
+    #[arg(long, value_name = "N", default_value_t = 0, help_heading = "Limits")]
+    pub rollout_seed: u64,
     /// Run nested rollouts beside the search even where they are off by default (one deck, unlimited redeals); see --no-rollouts.
     #[arg(long, help_heading = "Limits", conflicts_with = "no_rollouts")]
     pub rollouts: bool,
@@ -281,6 +284,7 @@ impl LimitArgs {
             rollouts: self.rollouts || (!self.no_rollouts && game.rollouts),
             beams: !self.no_beams,
             nrpa: !self.no_nrpa,
+            rollout_seed: self.rollout_seed,
             probes: self.probes || (!self.no_probes && game.probes),
             cursors: self.cursors as usize,
             replace_when_full: self.forget_when_full,

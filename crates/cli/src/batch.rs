@@ -203,8 +203,15 @@ impl<'a> RunArgs<'a> {
         }
         let was = std::fs::read_to_string(demon_batch::report::settings_path(report));
         if was.is_ok_and(|w| w.trim() == settings) {
+            // Where the random searches run, another seed of theirs is
+            // a retry too.
+            let seed = if settings.contains(" restarts=") {
+                ", or another --rollout-seed"
+            } else {
+                ""
+            };
             bail!(
-                "--retry-unknown {}: this run's limits are the report's ({settings}), so every unknown deal would stay unknown; give larger ones (--max-nodes, --timeout, --max-memory)",
+                "--retry-unknown {}: this run's limits are the report's ({settings}), so every unknown deal would stay unknown; give larger ones (--max-nodes, --timeout, --max-memory){seed}",
                 report.display()
             );
         }
@@ -307,6 +314,11 @@ fn settings(job: &Job) -> String {
             // quarter of each phase (68f560c), `nrpa=half` with half.
             if demon_solver::nrpa_runs(&job.rules, &job.options, l.max_memory) {
                 s += " nrpa=half";
+            }
+            // The seed of the NRPA searches and the restarts, named
+            // unless it is 0 (reports from before it could be set).
+            if job.options.rollout_seed != 0 {
+                s += &format!(" rollout-seed={}", job.options.rollout_seed);
             }
         }
     }

@@ -585,6 +585,28 @@ fn two_deck_reports_name_the_restarts() {
     let o = run(&["--retry-unknown", &base], &path("same.csv"));
     assert_eq!(o.status.code(), Some(1));
     assert!(
+        text(&o.stderr).contains("this run's limits are the report's")
+            && text(&o.stderr).contains("or another --rollout-seed"),
+        "{}",
+        text(&o.stderr)
+    );
+    // Another seed of the random searches is a retry at the same limits,
+    // and its report names the seed, so that it resumes only with it.
+    let seeded = path("seed-1.csv");
+    let o = run(&["--retry-unknown", &base, "--rollout-seed", "1"], &seeded);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let named = std::fs::read_to_string(format!("{seeded}.run")).unwrap();
+    assert_eq!(
+        named.trim_end(),
+        format!("{} rollout-seed=1", settings.trim_end())
+    );
+    assert_eq!(lines(Path::new(&seeded)), 3);
+    let o = run(
+        &["--retry-unknown", &seeded, "--rollout-seed", "1"],
+        &path("seed-1-again.csv"),
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    assert!(
         text(&o.stderr).contains("this run's limits are the report's"),
         "{}",
         text(&o.stderr)

@@ -199,18 +199,19 @@ pub const STREAM_LEVEL: u32 = 2;
 
 /// NRPA searches of [`STREAM_LEVEL`] run in phases between the exhaustive
 /// search's turns ([`crate::search`]), one after another, each from an
-/// empty policy, drawing on one random stream, with the prior's
-/// temperatures in turn ([`TAU`]). A search that a phase's budget cuts short
-/// is dropped: the next phase starts a new one.
+/// empty policy, drawing on one random stream (from a seed: the same seed
+/// plays the same searches), with the prior's temperatures in turn
+/// ([`TAU`]). A search that a phase's budget cuts short is dropped: the
+/// next phase starts a new one.
 pub struct NrpaStream<'g> {
     n: Nrpa<'g>,
     runs: u32,
 }
 
 impl<'g> NrpaStream<'g> {
-    pub fn new(g: &'g Game) -> NrpaStream<'g> {
+    pub fn new(g: &'g Game, seed: u64) -> NrpaStream<'g> {
         NrpaStream {
-            n: Nrpa::new(g, 0),
+            n: Nrpa::new(g, seed),
             runs: 0,
         }
     }
@@ -481,7 +482,7 @@ mod tests {
     #[test]
     fn phases_keep_to_their_budgets() {
         let (_, _, game) = small_game(GameKind::DoubleEasthaven, 13, None, 3);
-        let mut n = NrpaStream::new(&game);
+        let mut n = NrpaStream::new(&game, 0);
         let mut before = 0;
         for budget in [1u64, 1_000, 37_000, 250_000] {
             let won = n.phase(budget, None, None);

@@ -168,6 +168,26 @@ fn noise(key: u128, variant: u32, i: usize) -> i16 {
     (z % NOISE_SPANS[variant as usize % NOISE_SPANS.len()]) as i16
 }
 
+/// The number of the first restart of the restarts of `seed`
+/// ([`Rollouts::restarts`]): 1 for seed 0, else 1 plus a multiple of 4
+/// below 2^30 drawn from the seed, so that a restart's number modulo 4
+/// (which of [`NOISE_SPANS`] it takes, and whether it starts partway,
+/// [`Rollouts::cut`]) follows the same turns from any seed, and some
+/// 3 * 2^30 restarts are left before the numbers run out (a restart
+/// takes at least a few thousand moves). Two seeds' runs of numbers
+/// overlap only where their starts are closer than the restarts played.
+pub fn first_restart(seed: u64) -> u32 {
+    if seed == 0 {
+        return 1;
+    }
+    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    // SplitMix64's finaliser.
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    1 + 4 * (z >> 36) as u32
+}
+
 /// Bytes the rollouts hold besides the playouts' memory: the positions
 /// of the lines ((4 + 1) levels of at most 4,000 positions, in a hash
 /// set: about 0.7 MiB) and the lines' steps (a few of at most about
@@ -331,12 +351,14 @@ impl<'g> Rollouts<'g> {
     }
 
     /// The restarts ([`RESTART_LEVEL`]), holding at most `bytes` of
-    /// memory as for [`Rollouts::new`].
-    pub fn restarts(g: &'g Game, bytes: usize) -> Rollouts<'g> {
+    /// memory as for [`Rollouts::new`], numbered from [`first_restart`]
+    /// of `seed`: seed 0 plays restarts 1, 2, 3, ..., another seed its
+    /// own run of numbers, so other noises.
+    pub fn restarts(g: &'g Game, bytes: usize, seed: u64) -> Rollouts<'g> {
         Rollouts {
             level: RESTART_LEVEL,
             restarts: true,
-            variant: 1,
+            variant: first_restart(seed),
             ..Rollouts::new(g, bytes)
         }
     }
@@ -873,7 +895,7 @@ pub fn rollouts_alone_best(
 ) -> (Option<usize>, u64, u32, Option<BestEnd>) {
     let g = Game::new(rules, layout).expect("layout");
     let mut r = if restarts {
-        Rollouts::restarts(&g, bytes)
+        Rollouts::restarts(&g, bytes, 0)
     } else {
         Rollouts::new(&g, bytes)
     };

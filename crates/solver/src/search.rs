@@ -362,6 +362,16 @@ pub struct Options {
     /// rollout phase from the third pause on (on by default). They hold
     /// [`crate::nrpa::BYTES`] of the rollouts' memory.
     pub nrpa: bool,
+    /// The seed of the random searches beside the exhaustive one, where
+    /// they run: the NRPA searches' random stream ([`crate::nrpa`]) and
+    /// the noises of the restarts ([`crate::rollout::first_restart`]).
+    /// 0 by default; another seed tries other random searches on the same
+    /// deal (the ladder, the beams and the probes do not depend on it), so
+    /// a deal left unknown can be retried with new ones. A resumed search
+    /// draws its sitting's own from this seed and the nodes already
+    /// searched ([`sitting_seed`]). The verdicts of decided deals do not
+    /// depend on it.
+    pub rollout_seed: u64,
     /// Pause the search now and then for a best-first probe that looks
     /// for a win ([`crate::probe`], [`drive`]); on by default except where
     /// [`probes_pay`] says they do not pay.
@@ -524,6 +534,7 @@ impl Default for Options {
             rollouts: true,
             beams: true,
             nrpa: true,
+            rollout_seed: 0,
             probes: true,
             replace_when_full: false,
             layered: false,
@@ -915,9 +926,10 @@ fn drive_search(game: &Game, limits: &Limits, dfs: &mut Searcher, options: &Opti
         probe = probe.saturating_mul(2);
         round += 1;
     }
+    let seed = sitting_seed(options.rollout_seed, dfs.stats.nodes);
     let mut rollouts = (dfs.reserved > 0).then(|| {
         let (r, b) = stream_bytes(game.rules(), options, limits.max_memory);
-        Streams::new(game, r, b, options.nrpa)
+        Streams::new(game, r, b, options.nrpa, seed)
     });
     loop {
         if let Some(verdict) = dfs.search_until(pause) {
@@ -1024,9 +1036,11 @@ struct Streams<'g> {
 }
 
 impl<'g> Streams<'g> {
-    fn new(game: &'g Game, bytes: usize, beams: usize, nrpa: bool) -> Streams<'g> {
+    /// The streams of a sitting whose random searches draw on `seed`
+    /// ([`sitting_seed`]).
+    fn new(game: &'g Game, bytes: usize, beams: usize, nrpa: bool, seed: u64) -> Streams<'g> {
         let beams = (beams > 0).then(|| Beams::new(game, beams, crate::beam::weights()));
-        let nrpa = nrpa_fits(game.rules(), nrpa, bytes).then(|| NrpaStream::new(game));
+        let nrpa = nrpa_fits(game.rules(), nrpa, bytes).then(|| NrpaStream::new(game, seed));
         let bytes = bytes
             - if nrpa.is_some() {
                 crate::nrpa::BYTES
@@ -1037,7 +1051,7 @@ impl<'g> Streams<'g> {
         if restarts_apply(game.rules()) && half >= crate::rollout::LINE_BYTES {
             Streams {
                 ladder: Rollouts::new(game, bytes - half),
-                restarts: Some(Rollouts::restarts(game, half)),
+                restarts: Some(Rollouts::restarts(game, half, seed)),
                 beams,
                 nrpa,
             }
@@ -1050,6 +1064,26 @@ impl<'g> Streams<'g> {
             }
         }
     }
+}
+
+/// The seed of a sitting's random searches (the NRPA searches and the
+/// restarts, [`Options::rollout_seed`]): `seed` itself for a search from
+/// the deal, and for a resumed search that has already searched `searched`
+/// nodes, a seed drawn from both. A sitting's rollouts start afresh
+/// (nothing of theirs is saved, [`rollout_phase`]), so with the seed
+/// alone each sitting would play the first one's random searches again,
+/// which found no win; the nodes searched so far differ from sitting to
+/// sitting, and a search cut at the same count and resumed again (the
+/// same state) draws the same, so a run stays reproducible.
+pub fn sitting_seed(seed: u64, searched: u64) -> u64 {
+    if searched == 0 {
+        return seed;
+    }
+    let mut z = seed ^ searched.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    // SplitMix64's finaliser.
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 /// The pause from which the beams ([`crate::beam`]) take part in the
@@ -1170,7 +1204,9 @@ const TWO_DECK_SHARE: u64 = 4;
 
 /// Runs a phase of nested rollouts ([`crate::rollout`]) at the search's
 /// pause at `pause` nodes of the whole search (a resumed search's
-/// rollouts start afresh: nothing of theirs is saved), when they are on.
+/// rollouts start afresh: nothing of theirs is saved, and its random
+/// searches draw on a seed of the sitting's own, [`sitting_seed`]), when
+/// they are on.
 /// Its budget is `pause` moves (never past the node limit), and its
 /// moves count as nodes: as the pauses are 4 times apart, rollouts and
 /// exhaustive search share a long search's nodes roughly evenly (a

@@ -5,7 +5,7 @@
 
 use demon_core::{GameKind, Reading, Rules, Source};
 use demon_solver::rollout::{rollouts_alone, rollouts_alone_best, BestEnd, LINE_BYTES};
-use demon_solver::{solve_with, Finder, Limit, Limits, Options, Verdict};
+use demon_solver::{solve_resumable, solve_with, Finder, Limit, Limits, Options, Verdict};
 
 fn toad() -> Rules {
     GameKind::AmericanToad.preset(Reading::Standard).unwrap()
@@ -223,6 +223,81 @@ fn the_search_wins_with_a_restart() {
         (361_942, 211_942)
     );
     assert_eq!(out.stats.found_by, Some(Finder::Restarts));
+}
+
+/// Another rollout seed (`Options::rollout_seed`) plays other restarts:
+/// American Toad 899, won by seed 0's first restart at 361,942 nodes
+/// (above), is won by the restarts of seeds 1 to 5 at other counts, each
+/// the same when run again. The first 150,000 nodes (the search's and the
+/// probe's) do not depend on the seed.
+#[test]
+fn another_rollout_seed_plays_other_restarts() {
+    let rules = toad();
+    let layout = Source::Native(899).layout(&rules);
+    let seeded = |seed| {
+        let o = Options {
+            rollout_seed: seed,
+            ..Options::default()
+        };
+        let out = solve_with(&rules, &layout, &limits(3_000_000), &o).unwrap();
+        assert!(matches!(out.verdict, Verdict::Won(_)), "seed {seed}");
+        assert_eq!(out.stats.found_by, Some(Finder::Restarts), "seed {seed}");
+        (out.stats.nodes, out.stats.rollout_nodes)
+    };
+    let want = [
+        (0u64, 361_942u64),
+        (1, 379_289),
+        (2, 391_305),
+        (3, 438_554),
+        (4, 350_199),
+        (5, 395_147),
+    ];
+    for (seed, nodes) in want {
+        assert_eq!(seeded(seed), (nodes, nodes - 150_000), "seed {seed}");
+    }
+    assert_eq!(seeded(3).0, 438_554, "seed 3 again");
+}
+
+/// A search continued from a save draws its sitting's own random searches
+/// (`demon_solver::search::sitting_seed`), instead of playing the first
+/// sitting's again: American Toad 899 stopped at 150,000 or 250,000 nodes
+/// and continued is won by the restarts at 1,339,589 and 1,314,648 nodes
+/// in all. With the first sitting's seed both were won at 1,311,942, by
+/// the restart that won the unbroken search (measured before the seed
+/// was drawn afresh). A sitting's seed is its search's seed for a search
+/// from the deal, and differs from it after any node.
+#[test]
+fn a_continued_search_draws_new_random_searches() {
+    use demon_solver::search::sitting_seed;
+    let rules = toad();
+    let layout = Source::Native(899).layout(&rules);
+    for (stop, nodes) in [(150_000u64, 1_339_589u64), (250_000, 1_314_648)] {
+        let mut save = Vec::new();
+        let o = Options::default();
+        let first =
+            solve_resumable(&rules, &layout, &limits(stop), &o, None, Some(&mut save)).unwrap();
+        assert_eq!(first.verdict, Verdict::Unknown(Limit::Nodes(stop)));
+        let out = solve_resumable(
+            &rules,
+            &layout,
+            &limits(3_000_000),
+            &o,
+            Some(&mut &save[..]),
+            None,
+        )
+        .unwrap();
+        assert!(matches!(out.verdict, Verdict::Won(_)), "{stop}");
+        assert_eq!(out.stats.found_by, Some(Finder::Restarts), "{stop}");
+        assert_eq!(out.stats.nodes, nodes, "stopped at {stop}");
+    }
+    for seed in [0u64, 1, 7, u64::MAX] {
+        assert_eq!(sitting_seed(seed, 0), seed);
+        let drawn: std::collections::HashSet<u64> = [1u64, 2, 150_000, 250_000]
+            .map(|n| sitting_seed(seed, n))
+            .into();
+        assert_eq!(drawn.len(), 4, "seed {seed}");
+        assert!(!drawn.contains(&seed), "seed {seed}");
+    }
 }
 
 /// Rollouts only ever report wins: on a lost deal (Canfield with runs

@@ -492,7 +492,18 @@ pub fn run(
                 stats.replaced,
                 stats.shrinks,
                 if search.layered {
-                    format!(", table rebuilds {}", stats.rebuilds)
+                    format!(
+                        ", table rebuilds {}{}",
+                        stats.rebuilds,
+                        if stats.progress_of_win > 0 {
+                            format!(
+                                ", stopped at progress {} of {} (cards up, and out of the reserve and the stock)",
+                                stats.progress, stats.progress_of_win
+                            )
+                        } else {
+                            String::new()
+                        }
+                    )
                 } else {
                     String::new()
                 },
@@ -528,6 +539,11 @@ pub fn run(
                     "positions_forgotten": stats.replaced,
                     "table_shrinks": stats.shrinks,
                     "table_rebuilds": stats.rebuilds,
+                    "layered_progress": if stats.progress_of_win > 0 {
+                        json!({ "at": stats.progress, "of": stats.progress_of_win })
+                    } else {
+                        json!(null)
+                    },
                     "rollout_nodes": stats.rollout_nodes,
                     "peak_memory_bytes": stats.peak_memory,
                     "max_depth": stats.max_depth,

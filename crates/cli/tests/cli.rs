@@ -345,6 +345,13 @@ fn a_layered_search_saved_in_a_directory_goes_on() {
     assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
     assert!(stderr(&o).contains("progress saved in"), "{}", stderr(&o));
     assert!(dir.join("search.ck").exists() && dir.join("log").exists());
+    // How far it got: its lowest level not finished is at progress 24 of
+    // the 99 of a win (cards up, and out of the reserve and the stock).
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        v["stats"]["layered_progress"],
+        serde_json::json!({ "at": 24, "of": 99 })
+    );
     let o = demon(&args);
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     assert!(
@@ -356,6 +363,7 @@ fn a_layered_search_saved_in_a_directory_goes_on() {
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["verdict"], "lost");
     assert_eq!(v["stats"]["nodes"], 294_408);
+    assert_eq!(v["stats"]["layered_progress"], serde_json::Value::Null);
     assert!(!dir.exists());
 }
 

@@ -753,6 +753,17 @@ fn progress_of(lv: u64) -> u64 {
     lv >> 24
 }
 
+/// How far a search whose lowest level not finished is `lv` has got, and
+/// how far a win is, both counted from the deal's progress
+/// ([`Stats::progress`], [`Stats::progress_of_win`]): a win has every card
+/// on the foundations and none left in the reserve or the talon.
+pub fn progress_reached(g: &Game, lv: u64) -> (u32, u32) {
+    let start = progress_of(level(g, &g.initial()));
+    let win = (g.rules().deck_size() + g.talon().len() + 64) as u64;
+    let at = progress_of(lv).saturating_sub(start);
+    (at as u32, win.saturating_sub(start) as u32)
+}
+
 impl<'g> Layered<'g> {
     fn memory(&self) -> usize {
         // Summed over the levels waiting, of which there may be
@@ -1432,6 +1443,11 @@ fn search(
         }
         Some(Stop::Limit(l)) => Verdict::Unknown(l),
     };
+    if matches!(verdict, Verdict::Unknown(_)) {
+        if let Some(&lv) = s.pending.keys().next() {
+            (s.stats.progress, s.stats.progress_of_win) = progress_reached(game, lv);
+        }
+    }
     let mut after = FileAfter::None;
     if let Some((dir, any)) = s.saving.as_ref().map(|sv| (sv.dir, sv.any)) {
         let ck = |e: std::io::Error| SolveError::Checkpoint(format!("{}: {e}", dir.display()));

@@ -186,6 +186,15 @@ pub struct Stats {
     /// positions of the levels not finished, forgetting the finished ones
     /// ([`crate::layered`]).
     pub rebuilds: u64,
+    /// How far a layered search left unknown had got
+    /// ([`crate::layered::progress_reached`]): the progress of the lowest
+    /// level not finished, counted from the deal's (a card put on a
+    /// foundation counts one, and so does a card taken out of the reserve
+    /// or the stock); 0 otherwise.
+    pub progress: u32,
+    /// The same count for a win (every card up, the reserve and the stock
+    /// empty), where `progress` is set; 0 otherwise.
+    pub progress_of_win: u32,
     /// Peak bytes of table and paths.
     pub peak_memory: usize,
     /// Deepest path, in search moves.
@@ -258,6 +267,8 @@ impl std::ops::AddAssign for Stats {
         self.shrinks += o.shrinks;
         self.rollout_nodes += o.rollout_nodes;
         self.rebuilds += o.rebuilds;
+        self.progress = self.progress.max(o.progress);
+        self.progress_of_win = self.progress_of_win.max(o.progress_of_win);
         self.peak_memory = self.peak_memory.max(o.peak_memory);
         self.max_depth = self.max_depth.max(o.max_depth);
         self.elapsed += o.elapsed;

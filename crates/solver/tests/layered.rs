@@ -134,6 +134,34 @@ fn limits_stop_it_unknown() {
     assert_eq!(out.stats.nodes, 1_000);
 }
 
+/// A layered search left unknown says how far it got: the progress of
+/// its lowest level not finished, counted from the deal's, of the 99 of a
+/// Chameleon win (51 cards to put up beside the base card, 13 out of the
+/// reserve, 35 out of the stock). Chameleon 723 (lost in 294,408
+/// positions) stopped at 50,000, 150,000 and 250,000 positions is at 22,
+/// 25 and 29; decided, it names no progress.
+#[test]
+fn an_unknown_layered_search_says_how_far_it_got() {
+    let rules = preset(GameKind::Chameleon);
+    let layout = Source::Native(723).layout(&rules);
+    for (nodes, at) in [(50_000u64, 22u32), (150_000, 25), (250_000, 29)] {
+        let limits = Limits {
+            max_nodes: Some(nodes),
+            ..memory(64 << 20)
+        };
+        let out = run(&rules, &layout, &limits, &layered(None));
+        assert_eq!(out.verdict, Verdict::Unknown(Limit::Nodes(nodes)));
+        assert_eq!(
+            (out.stats.progress, out.stats.progress_of_win),
+            (at, 99),
+            "{nodes}"
+        );
+    }
+    let out = run(&rules, &layout, &memory(64 << 20), &layered(None));
+    assert_eq!(out.verdict, Verdict::Lost);
+    assert_eq!((out.stats.progress, out.stats.progress_of_win), (0, 0));
+}
+
 /// Canfield on a deck of 6 ranks, and the limits its small deals are
 /// searched with here: 100,000 nodes, 64 MiB.
 fn small_canfield() -> (Rules, Limits) {

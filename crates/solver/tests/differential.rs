@@ -174,13 +174,18 @@ fn check_family(g: GameKind, want: usize) -> (usize, usize, usize, usize) {
             // expanded), that one without tableau classes (the others
             // merge them, as by default): the verdict must not change. It is a prover of losses (it
             // finds wins late, after every position of a lower level):
-            // the first 60 lost deals and 5 won ones (more cost minutes
+            // the first 180 lost deals and 5 won ones (more cost minutes
             // of the suite). At most 200,000 nodes, where the reference
             // decided in 100,000 positions (on won deals, with a small
-            // table only if the whole memory decides).
+            // table only if the whole memory decides). In American Toad
+            // and Double Canfield few won deals are decided in 200,000
+            // nodes (the first five took 63 and 45 tries of 1 to 2.6 s
+            // each, most of the suite's time): their wins are checked on
+            // those deals by `layered_wins_of_the_largest_deals` instead.
+            let layered_wins_here = layered_wins_here_for(g);
             if !rules.worrying_back
                 && (if want {
-                    layered_won < 5
+                    layered_wins_here && layered_won < 5
                 } else {
                     layered_lost < 180
                 })
@@ -247,7 +252,7 @@ fn check_family(g: GameKind, want: usize) -> (usize, usize, usize, usize) {
         "{g}: lost deals the layered search did not decide"
     );
     assert!(
-        layered_won >= 5,
+        layered_won >= 5 || !layered_wins_here_for(g),
         "{g}: only {layered_won} wins found by the layered search"
     );
     println!("{g}: {without_classes} deals also solved without tableau classes; {splits} paths split off with turns of 3 nodes; {handed} handed to a second thread; {forgot} solves filled a 2 or 4 KiB table and forgot positions, {forgot_decided} of them decided");
@@ -271,6 +276,75 @@ fn check_family(g: GameKind, want: usize) -> (usize, usize, usize, usize) {
         "{g}: only {handed} paths handed to a second thread in {compared} deals"
     );
     (compared, won, skipped, unknown)
+}
+
+/// Won deals of the families whose won deals the layered search seldom
+/// decides in 200,000 nodes ([`check_family`]): the family, the
+/// variant's name ([`variants`]) and the seed. These are the first the
+/// family test found (session 40, before it skipped them), each decided
+/// with the whole memory and with a table of 256 KiB in 15,604 to
+/// 181,053 nodes.
+const LAYERED_WINS: [(GameKind, &str, u64); 6] = [
+    (GameKind::AmericanToad, "american-toad wrap AtBase", 0),
+    (GameKind::AmericanToad, "american-toad wrap AtBase", 3),
+    (GameKind::AmericanToad, "american-toad draw 3", 3),
+    (GameKind::DoubleCanfield, "double-canfield build Suit", 2),
+    (GameKind::DoubleCanfield, "double-canfield wrap AtBase", 2),
+    (GameKind::DoubleCanfield, "double-canfield build Suit", 3),
+];
+
+/// Whether [`check_family`] tries the layered search on won deals of
+/// `g` (not those of [`LAYERED_WINS`]).
+fn layered_wins_here_for(g: GameKind) -> bool {
+    !LAYERED_WINS.iter().any(|(f, _, _)| *f == g)
+}
+
+/// The layered search wins the deals of [`LAYERED_WINS`], which the
+/// reference search wins too, with the whole memory and with a table of
+/// 256 KiB, in 200,000 nodes: the layered check of won deals that
+/// [`check_family`] leaves out for those families.
+#[test]
+fn layered_wins_of_the_largest_deals() {
+    let limits = Limits {
+        max_nodes: Some(1_000_000),
+        max_memory: 256 << 20,
+        timeout: None,
+    };
+    for (g, name, seed) in LAYERED_WINS {
+        let vs = variants(g);
+        let (_, rules) = vs
+            .iter()
+            .find(|(n, _)| n == name)
+            .unwrap_or_else(|| panic!("no variant {name}"));
+        let what = format!("{name} seed {seed}");
+        assert!(
+            matches!(
+                versus_reference(rules, seed, 100_000, &limits, &what),
+                Compared::Agreed(true)
+            ),
+            "{what}: not a win both searches decide"
+        );
+        let layout = Source::Native(seed).layout(rules);
+        for table_bytes in [None, Some(256 << 10)] {
+            let o = Options {
+                layered: true,
+                table_bytes,
+                ..Options::default()
+            };
+            let limits = Limits {
+                max_nodes: Some(200_000),
+                ..limits
+            };
+            let what = format!("{what} (layered, {table_bytes:?})");
+            let out = solve_again(rules, &layout, &limits, &o, true, &what);
+            assert!(
+                matches!(out.verdict, Verdict::Won(_)),
+                "{what}: {:?} in {} nodes",
+                out.verdict,
+                out.stats.nodes
+            );
+        }
+    }
 }
 
 macro_rules! family {

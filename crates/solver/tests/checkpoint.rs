@@ -421,11 +421,15 @@ fn check_layered_family(g: GameKind, want: usize) -> (usize, usize, usize, usize
             }
             let layout = Source::Native(seed).layout(rules);
             // Lost deals, screened by the depth-first search (quick), and
-            // a third won ones (the layered search wins late).
+            // a third won ones (the layered search wins late), of the
+            // first 30 won deals tried: more found two more wins in all
+            // families (23 against 21) at 22 s more of the suite, as in
+            // American Toad and Double Canfield no won deal is decided in
+            // 20,000 nodes.
             let dfs = solve_with(rules, &layout, &limits(Some(5_000)), &Options::default());
             match dfs.unwrap().verdict {
                 Verdict::Lost => {}
-                Verdict::Won(_) if won_tries < 100 && checked % 3 == 2 => won_tries += 1,
+                Verdict::Won(_) if won_tries < 30 && checked % 3 == 2 => won_tries += 1,
                 _ => continue,
             }
             let o = Options {

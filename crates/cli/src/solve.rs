@@ -495,14 +495,9 @@ pub fn run(
                     format!(
                         ", table rebuilds {}{}",
                         stats.rebuilds,
-                        if stats.progress_of_win > 0 {
-                            format!(
-                                ", stopped at progress {} of {} (cards up, and out of the reserve and the stock)",
-                                stats.progress, stats.progress_of_win
-                            )
-                        } else {
-                            String::new()
-                        }
+                        stats.layered_progress().map_or(String::new(), |(at, of)| format!(
+                            ", stopped at progress {at} of {of} (cards up, and out of the reserve and the stock)"
+                        ))
                     )
                 } else {
                     String::new()
@@ -539,11 +534,9 @@ pub fn run(
                     "positions_forgotten": stats.replaced,
                     "table_shrinks": stats.shrinks,
                     "table_rebuilds": stats.rebuilds,
-                    "layered_progress": if stats.progress_of_win > 0 {
-                        json!({ "at": stats.progress, "of": stats.progress_of_win })
-                    } else {
-                        json!(null)
-                    },
+                    "layered_progress": stats
+                        .layered_progress()
+                        .map(|(at, of)| json!({ "at": at, "of": of })),
                     "rollout_nodes": stats.rollout_nodes,
                     "peak_memory_bytes": stats.peak_memory,
                     "max_depth": stats.max_depth,

@@ -177,6 +177,14 @@ const REBUILD_AHEAD: usize = 8;
 /// ([`level`]).
 pub const PARTS: u64 = 16;
 
+/// The progress of a position ([`level`]) with `up` cards on the
+/// foundations, `reserve` in the reserve and `live` of the talon still
+/// in play: one for each card put up and each taken out of the reserve
+/// or the talon, from a base of 64.
+fn progress_count(g: &Game, up: usize, reserve: usize, live: usize) -> usize {
+    up + g.talon().len() + 64 - reserve - live
+}
+
 /// The level of a position (see the module comment): its progress, cards
 /// on the foundations plus cards out of the reserve and the talon (plus
 /// 64, more than any reserve holds, so that it counts from the reserve's
@@ -188,9 +196,12 @@ pub const PARTS: u64 = 16;
 /// as it is too.
 pub fn level(g: &Game, st: &State) -> u64 {
     let live = g.talon_live_bits(st);
-    let progress = g.foundation_cards(st) + g.talon().len() + 64
-        - g.reserve(st).len()
-        - live.count_ones() as usize;
+    let progress = progress_count(
+        g,
+        g.foundation_cards(st),
+        g.reserve(st).len(),
+        live.count_ones() as usize,
+    );
     let (pos, passes) = g.talon_state(st);
     let mut x =
         live as u64 ^ ((live >> 64) as u64).rotate_left(29) ^ (g.reserve(st).len() as u64) << 56;
@@ -759,7 +770,7 @@ fn progress_of(lv: u64) -> u64 {
 /// on the foundations and none left in the reserve or the talon.
 pub fn progress_reached(g: &Game, lv: u64) -> (u32, u32) {
     let start = progress_of(level(g, &g.initial()));
-    let win = (g.rules().deck_size() + g.talon().len() + 64) as u64;
+    let win = progress_count(g, g.rules().deck_size(), 0, 0) as u64;
     let at = progress_of(lv).saturating_sub(start);
     (at as u32, win.saturating_sub(start) as u32)
 }

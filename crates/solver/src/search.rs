@@ -250,6 +250,15 @@ impl Stats {
     }
 }
 
+impl Stats {
+    /// How far a layered search left unknown had got, and how far a win
+    /// is ([`Stats::progress`], [`Stats::progress_of_win`]); `None` where
+    /// they are not set.
+    pub fn layered_progress(&self) -> Option<(u32, u32)> {
+        (self.progress_of_win > 0).then_some((self.progress, self.progress_of_win))
+    }
+}
+
 impl std::ops::AddAssign for Stats {
     fn add_assign(&mut self, o: Stats) {
         self.nodes += o.nodes;

@@ -94,6 +94,7 @@ fn check_family(g: GameKind, want: usize) -> (usize, usize, usize, usize) {
     // Lost deals proven with waiting levels forgotten: copies stored.
     let mut copied = 0;
     let vs = variants(g);
+    let layered_wins_here = layered_wins_here_for(g);
     for seed in 0..1000u64 {
         if compared >= want {
             break;
@@ -189,7 +190,6 @@ fn check_family(g: GameKind, want: usize) -> (usize, usize, usize, usize) {
             // nodes (the first five took 63 and 45 tries of 1 to 2.6 s
             // each, most of the suite's time): their wins are checked on
             // those deals by `layered_wins_of_the_largest_deals` instead.
-            let layered_wins_here = layered_wins_here_for(g);
             if !rules.worrying_back
                 && (if want {
                     layered_wins_here && layered_won < 5
@@ -263,7 +263,7 @@ fn check_family(g: GameKind, want: usize) -> (usize, usize, usize, usize) {
         "{g}: lost deals the layered search did not decide"
     );
     assert!(
-        layered_won >= 5 || !layered_wins_here_for(g),
+        layered_won >= 5 || !layered_wins_here,
         "{g}: only {layered_won} wins found by the layered search"
     );
     println!("{g}: {without_classes} deals also solved without tableau classes; {splits} paths split off with turns of 3 nodes; {handed} handed to a second thread; {forgot} solves filled a 2 or 4 KiB table and forgot positions, {forgot_decided} of them decided");

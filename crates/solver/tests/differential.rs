@@ -144,7 +144,7 @@ fn check_family(g: GameKind, want: usize) -> (usize, usize, usize, usize) {
             // Two threads sharing the table, with turns of three nodes so
             // that the first hands the second work on small deals too: the
             // verdict must not change. Every other deal compared (some 500
-            // a family): on all of them this took 92 s of the suite's
+            // a family): on all of them this took 93 s of the suite's
             // test threads on session 40's machine.
             if compared % 2 == 1 {
                 let o = Options { threads: 2, ..o };

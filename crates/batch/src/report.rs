@@ -571,11 +571,17 @@ pub struct Retried {
     /// Unknown rows the retry does not cover (they keep their earlier
     /// limits: an interrupted retry, or one shard of it).
     pub not_covered: u64,
+    /// Unknown rows the retry left unknown after fewer nodes than the
+    /// earlier search had spent (a retry at a smaller limit, with another
+    /// `--rollout-seed`, say): the earlier row is kept, as it records the
+    /// larger search that failed.
+    pub kept: u64,
 }
 
 /// Applies a report that solved again some of `rows`' unknown deals at
 /// larger limits (`demon batch --retry-unknown`): each of its rows replaces
-/// the unknown row of its seed. `rows` are in seed order (as [`merge`]
+/// the unknown row of its seed, except an unknown row of fewer nodes than
+/// the one it would replace (counted in [`Retried::kept`]). `rows` are in seed order (as [`merge`]
 /// returns them). Refuses a report of another game or rules, a seed that
 /// `rows` lack, and a verdict that contradicts a decided one (one of the
 /// two solvers would be wrong: never settled silently). A retried row of a
@@ -605,6 +611,7 @@ pub fn apply_retry(rows: &mut [Row], path: &Path) -> Result<Retried, ReportError
             )));
         };
         match (rows[i].verdict, r.verdict) {
+            (Verdict::Unknown, Verdict::Unknown) if r.nodes < rows[i].nodes => done.kept += 1,
             (Verdict::Unknown, now) => {
                 done.replaced += 1;
                 done.decided += u64::from(now != Verdict::Unknown);
@@ -624,7 +631,7 @@ pub fn apply_retry(rows: &mut [Row], path: &Path) -> Result<Retried, ReportError
         .iter()
         .filter(|r| r.verdict == Verdict::Unknown)
         .count() as u64;
-    done.not_covered = unknown - done.replaced;
+    done.not_covered = unknown - done.replaced - done.kept;
     for (i, r) in apply {
         rows[i] = r;
     }
@@ -1009,7 +1016,8 @@ mod tests {
             Retried {
                 replaced: 2,
                 decided: 1,
-                not_covered: 0
+                not_covered: 0,
+                kept: 0
             }
         );
         // A retry of seed 4 alone leaves seed 2 at the earlier limits.
@@ -1020,6 +1028,29 @@ mod tests {
         let mut want = base.clone();
         want[1] = row(2);
         assert_eq!(rows, want);
+        // A retry that searched seed 4 less (300 nodes against 400) and
+        // seed 2 more (300 against 200), both still unknown: seed 4 keeps
+        // its earlier row, seed 2 takes the new one.
+        let less = |seed: u64| Row {
+            nodes: 300,
+            limit: "node limit (300 nodes)".into(),
+            ..unknown(seed)
+        };
+        let small = file("small.csv", &[less(2), less(4)]);
+        let mut small_rows = base.clone();
+        let d = apply_retry(&mut small_rows, &small).unwrap();
+        assert_eq!(
+            d,
+            Retried {
+                replaced: 1,
+                decided: 0,
+                not_covered: 0,
+                kept: 1
+            }
+        );
+        let mut want = base.clone();
+        want[1] = less(2);
+        assert_eq!(small_rows, want);
 
         let refusals = [
             (

@@ -147,7 +147,7 @@ pub enum Command {
         /// The reports to merge.
         #[arg(value_name = "FILE", required = true)]
         files: Vec<PathBuf>,
-        /// A report of `demon batch --retry-unknown` over these reports: its rows replace their unknown rows (repeatable, applied in order; fold the shards of a retry in this way, one --retried each).
+        /// A report of `demon batch --retry-unknown` over these reports: its rows replace their unknown rows, but for a row still unknown after fewer nodes than the earlier one, which keeps the earlier row (repeatable, applied in order; fold the shards of a retry in this way, one --retried each).
         #[arg(long, value_name = "FILE")]
         retried: Vec<PathBuf>,
         /// Write the merged rows, in seed order, to this new file.

@@ -917,7 +917,7 @@ pub fn merge(
             .map(|(r, d)| {
                 serde_json::json!({
                     "report": r.display().to_string(), "replaced": d.replaced, "decided": d.decided,
-                    "not_covered": d.not_covered,
+                    "not_covered": d.not_covered, "kept": d.kept,
                 })
             })
             .collect();
@@ -938,11 +938,20 @@ pub fn merge(
     for (r, d) in &retries {
         writeln!(
             out,
-            "retried in {}: {} unknown deal{} solved again, {} of them decided{}",
+            "retried in {}: {} unknown deal{} solved again, {} of them decided{}{}",
             r.display(),
-            d.replaced,
-            if d.replaced == 1 { "" } else { "s" },
+            d.replaced + d.kept,
+            if d.replaced + d.kept == 1 { "" } else { "s" },
             d.decided,
+            if d.kept > 0 {
+                format!(
+                    "; {} still unknown after fewer nodes than before (the earlier row{} kept)",
+                    d.kept,
+                    if d.kept == 1 { "" } else { "s" }
+                )
+            } else {
+                String::new()
+            },
             if d.not_covered > 0 {
                 format!(
                     "; {} unknown deal{} not in it (still at the earlier limits)",

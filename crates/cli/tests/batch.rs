@@ -455,6 +455,22 @@ fn retried_unknown_deals_merge_into_the_run_at_the_larger_limit() {
         text(&o.stdout)
     );
 
+    // A retry at a smaller limit (the 60,000-node report's unknown deals
+    // at 20,000) decides nothing, and the rows of the larger search stay.
+    let (small, merged3) = (path("small.csv"), path("merged3.csv"));
+    run(args("20k", &["--retry-unknown", &direct], &small));
+    let o = demon(&["merge", &direct, "--retried", &small, "--csv", &merged3]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(timeless(Path::new(&merged3)), timeless(Path::new(&direct)));
+    assert!(
+        text(&o.stdout).contains(&format!(
+            "retried in {small}: {after} unknown deals solved again, 0 of them decided; \
+             {after} still unknown after fewer nodes than before (the earlier rows kept)"
+        )),
+        "{}",
+        text(&o.stdout)
+    );
+
     // Refusals: other rules, the report itself as the output, a report
     // with nothing unknown, and no deals at all (a usage error).
     // The retry in two shards, folded in one --retried each, gives the

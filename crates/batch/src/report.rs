@@ -653,9 +653,9 @@ pub fn write_new(path: &Path, rows: &[Row]) -> Result<(), ReportError> {
         })?;
     let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(f);
     let res = (|| -> Result<(), csv::Error> {
-        w.write_record(Columns::V2.header())?;
+        w.write_record(Columns::V3.header())?;
         for r in rows {
-            w.write_record(r.record(Columns::V2))?;
+            w.write_record(r.record(Columns::V3))?;
         }
         w.flush()?;
         Ok(())
@@ -689,6 +689,7 @@ mod tests {
             } else {
                 "search".into()
             },
+            most_up: 40 + seed as u32,
         }
     }
 
@@ -775,7 +776,8 @@ mod tests {
 
     /// A report of ten columns (written before `found_by`) reads with the
     /// column empty, resumes in its ten columns, side file too, and merges
-    /// into a report of all eleven; a new report has all eleven.
+    /// into a report of all twelve; one of eleven (before `most_up`) reads
+    /// with it 0 and resumes in eleven; a new report has all twelve.
     #[test]
     fn reports_without_found_by_read_resume_and_merge() {
         let dir = tempfile::tempdir().unwrap();
@@ -796,6 +798,7 @@ mod tests {
             c.rows[1].1,
             Row {
                 found_by: String::new(),
+                most_up: 0,
                 ..row(2)
             }
         );
@@ -818,26 +821,52 @@ mod tests {
         }
         assert_eq!(fs::read_to_string(&old).unwrap(), want);
 
+        // Eleven columns (before `most_up`): read with it 0, resumed in
+        // eleven.
+        let v2 = |r: &Row| r.record(Columns::V2).join(",");
+        let eleven = dir.path().join("eleven.csv");
+        let text2 = Columns::V2.header().join(",") + "\n" + &v2(&row(1)) + "\n";
+        fs::write(&eleven, &text2).unwrap();
+        fs::write(settings_path(&eleven), "max-nodes=9\n").unwrap();
+        let c = read(&eleven, false).unwrap();
+        assert_eq!(c.columns, Columns::V2);
+        assert_eq!(
+            c.rows[0].1,
+            Row {
+                most_up: 0,
+                ..row(1)
+            }
+        );
+        let (mut s, todo) = open(&eleven, true, &[1, 2]).unwrap();
+        assert_eq!(todo, [2]);
+        s.push(row(2)).unwrap();
+        s.finish().unwrap();
+        assert_eq!(
+            fs::read_to_string(&eleven).unwrap(),
+            text2 + &v2(&row(2)) + "\n"
+        );
+
         let new = dir.path().join("new.csv");
         let (mut s, _) = open(&new, false, &[7, 8]).unwrap();
         s.push(row(7)).unwrap();
         s.push(row(8)).unwrap();
         s.finish().unwrap();
         let got = fs::read_to_string(&new).unwrap();
-        assert!(got.starts_with("game,rules,seed,verdict,solution_moves,nodes,stored,seconds,peak_memory,limit,found_by\n"), "{got}");
-        assert!(got.ends_with(",,search\n"), "{got}");
+        assert!(got.starts_with("game,rules,seed,verdict,solution_moves,nodes,stored,seconds,peak_memory,limit,found_by,most_up\n"), "{got}");
+        assert!(got.ends_with(",,search,48\n"), "{got}");
         let c = read(&new, false).unwrap();
-        assert_eq!(c.columns, Columns::V2);
+        assert_eq!(c.columns, Columns::V3);
         assert_eq!(c.rows[1].1, row(8));
 
         let m = merge(&[old.clone(), new.clone()]).unwrap();
         let out = dir.path().join("merged.csv");
         write_new(&out, &m.rows).unwrap();
         let c = read(&out, false).unwrap();
-        assert_eq!(c.columns, Columns::V2);
+        assert_eq!(c.columns, Columns::V3);
         assert_eq!(c.rows.len(), 8);
         assert_eq!(c.rows[0].1.found_by, "");
         assert_eq!(c.rows[7].1.found_by, "search");
+        assert_eq!((c.rows[0].1.most_up, c.rows[7].1.most_up), (0, 48));
         // A header of neither kind is not a report.
         let bad = dir.path().join("bad.csv");
         fs::write(&bad, "game,rules,seed,verdict\n").unwrap();

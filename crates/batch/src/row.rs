@@ -7,9 +7,10 @@ use demon_core::{GameKind, Rules, Source};
 use demon_solver::{solve_with, Limit, Limits, Options, Outcome};
 
 /// The columns of a report, in order. Reports written before `found_by`
-/// (2026-12-01) have the first ten ([`Columns::V1`]): they are still read,
-/// and a resumed run goes on writing their ten.
-pub const HEADER: [&str; 11] = [
+/// (2026-12-01) have the first ten ([`Columns::V1`]), and those written
+/// before `most_up` (2026-12-02) the first eleven ([`Columns::V2`]): they
+/// are still read, and a resumed run goes on writing their columns.
+pub const HEADER: [&str; 12] = [
     "game",
     "rules",
     "seed",
@@ -21,6 +22,7 @@ pub const HEADER: [&str; 11] = [
     "peak_memory",
     "limit",
     "found_by",
+    "most_up",
 ];
 
 /// Which columns a report file has.
@@ -28,9 +30,11 @@ pub const HEADER: [&str; 11] = [
 pub enum Columns {
     /// The first ten of [`HEADER`], without `found_by`.
     V1,
+    /// The first eleven of [`HEADER`], without `most_up`.
+    V2,
     /// All of [`HEADER`].
     #[default]
-    V2,
+    V3,
 }
 
 impl Columns {
@@ -38,13 +42,14 @@ impl Columns {
     pub fn header(self) -> &'static [&'static str] {
         match self {
             Columns::V1 => &HEADER[..10],
-            Columns::V2 => &HEADER,
+            Columns::V2 => &HEADER[..11],
+            Columns::V3 => &HEADER,
         }
     }
 
     /// The columns whose header is `names`, if any.
     pub fn of<'a>(names: impl Iterator<Item = &'a str> + Clone) -> Option<Columns> {
-        [Columns::V2, Columns::V1]
+        [Columns::V3, Columns::V2, Columns::V1]
             .into_iter()
             .find(|c| names.clone().eq(c.header().iter().copied()))
     }
@@ -96,6 +101,12 @@ pub struct Row {
     /// otherwise, and in reports written before the column.
     #[serde(default)]
     pub found_by: String,
+    /// The most cards on the foundations that the search saw in one
+    /// position ([`demon_solver::Stats::most_up`]): how near an unknown
+    /// deal came. 0 where not known: the layered search, and reports
+    /// written before the column.
+    #[serde(default)]
+    pub most_up: u32,
 }
 
 impl Row {
@@ -113,8 +124,11 @@ impl Row {
             self.peak_memory.to_string(),
             self.limit.clone(),
         ];
-        if columns == Columns::V2 {
+        if columns != Columns::V1 {
             r.push(self.found_by.clone());
+        }
+        if columns == Columns::V3 {
+            r.push(self.most_up.to_string());
         }
         r
     }
@@ -142,6 +156,7 @@ impl Row {
                 V::Won(_) => s.found_by.map_or("", demon_solver::Finder::name).into(),
                 _ => String::new(),
             },
+            most_up: s.most_up,
         }
     }
 }

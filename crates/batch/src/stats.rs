@@ -383,6 +383,7 @@ mod tests {
             peak_memory: 0,
             limit: String::new(),
             found_by: String::new(),
+            most_up: 0,
         };
         use Verdict::*;
         let a = [
@@ -423,6 +424,7 @@ mod tests {
             peak_memory: 0,
             limit: String::new(),
             found_by: String::new(),
+            most_up: 0,
         };
         let rows: Vec<Row> = (1..=100)
             .map(|i| {
@@ -462,6 +464,7 @@ mod tests {
             peak_memory: peak,
             limit: String::new(),
             found_by: String::new(),
+            most_up: 0,
         };
         use Verdict::*;
         let rows = [
@@ -507,6 +510,7 @@ mod tests {
             peak_memory: 0,
             limit: String::new(),
             found_by: by.into(),
+            most_up: 0,
         };
         use Verdict::*;
         let rows = [

@@ -474,7 +474,7 @@ pub fn run(
             }
             writeln!(
                 out,
-                "nodes {}, positions stored {}, table hits {}, safe moves {}, moves slept {}, talon plays known {}, positions merged {}, dead ends {}, paths split {}{}, positions forgotten {}, table shrinks {}{}, rollout nodes {}, peak memory {:.1} MiB, time {:.3} s ({:.0} nodes/s)",
+                "nodes {}, positions stored {}, table hits {}, safe moves {}, moves slept {}, talon plays known {}, positions merged {}, dead ends {}, paths split {}{}, positions forgotten {}, table shrinks {}{}, rollout nodes {}{}, peak memory {:.1} MiB, time {:.3} s ({:.0} nodes/s)",
                 stats.nodes,
                 stats.stored,
                 stats.hits,
@@ -503,6 +503,11 @@ pub fn run(
                     String::new()
                 },
                 stats.rollout_nodes,
+                if stats.most_up > 0 {
+                    format!(", most cards up {} of {}", stats.most_up, rules.deck_size())
+                } else {
+                    String::new()
+                },
                 stats.peak_memory as f64 / (1 << 20) as f64,
                 secs,
                 if secs > 0.0 { stats.nodes as f64 / secs } else { 0.0 }
@@ -538,6 +543,8 @@ pub fn run(
                         .layered_progress()
                         .map(|(at, of)| json!({ "at": at, "of": of })),
                     "rollout_nodes": stats.rollout_nodes,
+                    "most_cards_up": (stats.most_up > 0).then_some(stats.most_up),
+                    "cards": rules.deck_size(),
                     "peak_memory_bytes": stats.peak_memory,
                     "max_depth": stats.max_depth,
                     "seconds": secs,

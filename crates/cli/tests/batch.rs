@@ -423,12 +423,16 @@ fn retried_unknown_deals_merge_into_the_run_at_the_larger_limit() {
     // unlimited redeals: no probes or rollouts by default) the search.
     let report = std::fs::read_to_string(&base).unwrap();
     assert!(report.starts_with(
-        "game,rules,seed,verdict,solution_moves,nodes,stored,seconds,peak_memory,limit,found_by\n"
+        "game,rules,seed,verdict,solution_moves,nodes,stored,seconds,peak_memory,limit,found_by,most_up\n"
     ));
     let won = report.lines().filter(|l| l.contains(",won,")).count();
     assert!(won > 90, "{won} won");
     for l in report.lines().skip(1) {
-        assert_eq!(l.ends_with(",search"), l.contains(",won,"), "{l}");
+        assert_eq!(
+            l.rsplit(',').nth(1) == Some("search"),
+            l.contains(",won,"),
+            "{l}"
+        );
     }
     let o = run(args("60000", &["--retry-unknown", &base], &retry));
     assert!(
@@ -819,9 +823,14 @@ fn reports_name_what_found_each_win() {
         assert!(text(&o.stdout).contains(summary), "{}", text(&o.stdout));
         let report = std::fs::read_to_string(&csv).unwrap();
         let line = report.lines().nth(1).unwrap();
-        let by = if game == "rainbow" { "probe" } else { "ladder" };
+        let (by, cards) = if game == "rainbow" {
+            ("probe", 52)
+        } else {
+            ("ladder", 104)
+        };
         assert!(line.contains(row), "{line}");
-        assert!(line.ends_with(&format!(",,{by}")), "{line}");
+        // found_by, then most_up: every card of a won deal.
+        assert!(line.ends_with(&format!(",,{by},{cards}")), "{line}");
     }
 }
 

@@ -725,6 +725,19 @@ fn rollouts_win_and_can_be_turned_off() {
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["verdict"], "unknown");
     assert_eq!(v["stats"]["rollout_nodes"], 0);
+    // How near it came: at most 62 of the 104 cards up in one position;
+    // the text says it too.
+    assert_eq!(
+        (&v["stats"]["most_cards_up"], &v["stats"]["cards"]),
+        (&serde_json::json!(62), &serde_json::json!(104))
+    );
+    let text: Vec<&str> = args.iter().copied().filter(|a| *a != "json").collect();
+    let o = demon(&[&text[..text.len() - 1], &["--no-rollouts"]].concat());
+    assert!(
+        stdout(&o).contains(", most cards up 62 of 104, "),
+        "{}",
+        stdout(&o)
+    );
 }
 
 /// A win names what found it, in JSON and in words: Canfield 1 is won by

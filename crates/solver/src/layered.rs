@@ -1320,6 +1320,7 @@ pub fn solve_layered_saving(
         // As [`crate::search::solve_saving`] names it: the layered search
         // runs alone, so its win is the exhaustive search's.
         out.stats.found_by = out.stats.found_by.or(Some(crate::search::Finder::Search));
+        out.stats.most_up = rules.deck_size() as u32;
     }
     Ok((out, after))
 }

@@ -195,6 +195,15 @@ pub struct Stats {
     /// The same count for a win (every card up, the reserve and the stock
     /// empty), where `progress` is set; 0 otherwise.
     pub progress_of_win: u32,
+    /// The most cards on the foundations (pre-placed ones included) in
+    /// any position the depth-first search entered, or at the end of the
+    /// restarts' best line ([`crate::rollout::Rollouts::best_end`], two-deck
+    /// games): how near an undecided search came to a win. Every card for
+    /// a won search (whichever search found it); 0 for the layered search
+    /// left undecided or lost, which reports its progress instead. A
+    /// search continued from a save counts the positions of its own
+    /// sitting only (the save keeps no position's cards).
+    pub most_up: u32,
     /// Peak bytes of table and paths.
     pub peak_memory: usize,
     /// Deepest path, in search moves.
@@ -278,6 +287,7 @@ impl std::ops::AddAssign for Stats {
         self.rebuilds += o.rebuilds;
         self.progress = self.progress.max(o.progress);
         self.progress_of_win = self.progress_of_win.max(o.progress_of_win);
+        self.most_up = self.most_up.max(o.most_up);
         self.peak_memory = self.peak_memory.max(o.peak_memory);
         self.max_depth = self.max_depth.max(o.max_depth);
         self.elapsed += o.elapsed;
@@ -692,6 +702,8 @@ pub fn solve_saving(
         check_win(rules, layout, moves)?;
         // A win the searches beside it did not find is the search's own.
         out.stats.found_by = out.stats.found_by.or(Some(Finder::Search));
+        // Every card, whichever search found the line.
+        out.stats.most_up = rules.deck_size() as u32;
     }
     Ok(out)
 }
@@ -1296,6 +1308,9 @@ fn rollout_phase(
         if found.is_some() {
             break;
         }
+    }
+    if let Some(end) = streams.restarts.as_mut().and_then(|r| r.best_end()) {
+        dfs.stats.most_up = dfs.stats.most_up.max(end.foundation as u32);
     }
     let path = dfs.path_bytes(dfs.stack.capacity());
     dfs.stats.peak_memory = dfs
@@ -3129,6 +3144,12 @@ impl<'g> Searcher<'g> {
         play_safe_moves(self.game, st, &mut self.autos);
         self.last_autos = self.autos.len() - a0;
         self.stats.auto_moves += self.last_autos as u64;
+        // A sum of the foundations' heights: next to nothing beside the
+        // key and the table's trip.
+        self.stats.most_up = self
+            .stats
+            .most_up
+            .max(self.game.foundation_cards(st) as u32);
         if self.game.is_won(st) {
             return Enter::Won;
         }

@@ -27,8 +27,8 @@ fn no_rollouts() -> Options {
 }
 
 /// American Toad seeds 67 and 58: the exhaustive search with its
-/// best-first probes leaves both unknown at 1,000,000 nodes; with rollouts
-/// (after the first pause at 100,000 search nodes and the first probe's
+/// best-first probes leaves both unknown at 1,000,000 nodes, with at most
+/// 62 and 50 of the 104 cards up in a position; with rollouts (after the first pause at 100,000 search nodes and the first probe's
 /// 50,000) seed 67 is won after 6,471 rollout moves, 156,471 nodes in all,
 /// and seed 58 after 184,827, 334,827 nodes, both by the ladder of levels
 /// in the first phase (which may play 400,000 in a two-deck game, half of
@@ -46,7 +46,10 @@ fn no_rollouts() -> Options {
 #[test]
 fn rollouts_win_american_toad_deals_the_search_leaves_unknown() {
     let rules = toad();
-    for (seed, nodes, rollout_nodes) in [(67u64, 156_471u64, 6_471u64), (58, 334_827, 184_827)] {
+    for (seed, nodes, rollout_nodes, most_up) in [
+        (67u64, 156_471u64, 6_471u64, 62u32),
+        (58, 334_827, 184_827, 50),
+    ] {
         let layout = Source::Native(seed).layout(&rules);
         let out = solve_with(&rules, &layout, &limits(1_000_000), &no_rollouts()).unwrap();
         assert_eq!(
@@ -55,6 +58,9 @@ fn rollouts_win_american_toad_deals_the_search_leaves_unknown() {
             "seed {seed}"
         );
         assert_eq!(out.stats.rollout_nodes, 0);
+        // How near the search alone came (`Stats::most_up`): for a won
+        // deal it is every card, whichever search found the line.
+        assert_eq!(out.stats.most_up, most_up, "seed {seed}");
         let out = solve_with(&rules, &layout, &limits(1_000_000), &Options::default()).unwrap();
         assert!(matches!(out.verdict, Verdict::Won(_)), "seed {seed}");
         assert_eq!(
@@ -63,6 +69,7 @@ fn rollouts_win_american_toad_deals_the_search_leaves_unknown() {
             "seed {seed}"
         );
         assert_eq!(out.stats.found_by, Some(Finder::Ladder), "seed {seed}");
+        assert_eq!(out.stats.most_up, 104, "seed {seed}");
     }
     // Without the NRPA searches the ladder has its memory of before, and
     // the search is the one before them, node for node.
@@ -389,4 +396,32 @@ fn nrpa_wins_a_deal_the_beams_leave() {
     };
     let out = solve_with(&rules, &layout, &limits, &without).unwrap();
     assert_eq!(out.verdict, Verdict::Unknown(Limit::Nodes(4_600_000)));
+}
+
+/// `Stats::most_up`, how near an unknown search came (see also
+/// `rollouts_win_american_toad_deals_the_search_leaves_unknown`): the most
+/// cards up in a position the search entered (Superior Canfield 339,
+/// whose seven-based foundations wait for the 7H and 7C deep in the
+/// reserve: 6 of 52), or at the end of the restarts' best line where that
+/// is further (Variegated Canfield 7 at 600,000 nodes: 39 of 104 with
+/// them, 38 without).
+#[test]
+fn most_up_says_how_near_a_search_came() {
+    let sup = GameKind::SuperiorCanfield
+        .preset(Reading::Standard)
+        .unwrap();
+    let layout = Source::Native(339).layout(&sup);
+    let out = solve_with(&sup, &layout, &limits(200_000), &Options::default()).unwrap();
+    assert_eq!(out.verdict, Verdict::Unknown(Limit::Nodes(200_000)));
+    assert_eq!(out.stats.most_up, 6);
+    let vc = GameKind::VariegatedCanfield
+        .preset(Reading::Standard)
+        .unwrap();
+    let layout = Source::Native(7).layout(&vc);
+    let most = |o: &Options| {
+        let out = solve_with(&vc, &layout, &limits(600_000), o).unwrap();
+        assert_eq!(out.verdict, Verdict::Unknown(Limit::Nodes(600_000)));
+        out.stats.most_up
+    };
+    assert_eq!((most(&no_rollouts()), most(&Options::default())), (38, 39));
 }

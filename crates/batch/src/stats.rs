@@ -153,6 +153,23 @@ pub struct Summary {
     /// of [`FINDERS`]), and last, as `""`, those whose report has no
     /// `found_by` column.
     pub found_by: Vec<(String, u64)>,
+    /// How near the unknown deals came ([`Row::most_up`]), over those
+    /// whose report records it (`None` if none does).
+    pub unknown_up: Option<Nearest>,
+}
+
+/// How near the unknown deals came: the most cards up in one position,
+/// over the unknown deals that record it ([`Row::most_up`] above 0).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Nearest {
+    /// Unknown deals that record it.
+    pub deals: u64,
+    /// The median (the nearest rank's).
+    pub median: u32,
+    /// The nearest of them: its seed and its cards up (the lowest seed
+    /// of a tie).
+    pub seed: u64,
+    pub most_up: u32,
 }
 
 /// The names [`Row::found_by`] takes, in the order summaries give them.
@@ -200,6 +217,23 @@ impl Summary {
                     })
                     .filter(|(_, k)| *k > 0)
                     .collect()
+            },
+            unknown_up: {
+                let up: Vec<&Row> = rows
+                    .iter()
+                    .filter(|r| r.verdict == Verdict::Unknown && r.most_up > 0)
+                    .collect();
+                let mut v: Vec<u32> = up.iter().map(|r| r.most_up).collect();
+                v.sort_unstable();
+                let near = up
+                    .iter()
+                    .max_by_key(|r| (r.most_up, std::cmp::Reverse(r.seed)));
+                near.map(|n| Nearest {
+                    deals: up.len() as u64,
+                    median: quantile(&v, 0.5).expect("not empty"),
+                    seed: n.seed,
+                    most_up: n.most_up,
+                })
             },
         }
     }
@@ -284,6 +318,17 @@ impl fmt::Display for Summary {
                 })
                 .collect();
             writeln!(f, "wins found by: {}", parts.join(", "))?;
+        }
+        if let Some(n) = self.unknown_up {
+            writeln!(
+                f,
+                "how near the unknown deals came (most cards up in one position, {} deal{}): median {}, nearest seed {} with {}",
+                n.deals,
+                if n.deals == 1 { "" } else { "s" },
+                n.median,
+                n.seed,
+                n.most_up
+            )?;
         }
         if let Some(s) = self.seconds {
             writeln!(
@@ -532,5 +577,43 @@ mod tests {
             ),
             "{text}"
         );
+    }
+
+    /// The nearness of the unknown deals: over those that record it (not
+    /// 0), won and lost ones left out; the nearest is the lowest seed of
+    /// a tie.
+    #[test]
+    fn summaries_say_how_near_the_unknown_deals_came() {
+        let row = |seed: u64, verdict: Verdict, most_up: u32| Row {
+            game: "g".into(),
+            rules: "r".into(),
+            seed,
+            verdict,
+            solution_moves: 0,
+            nodes: 1,
+            stored: 1,
+            seconds: 0.0,
+            peak_memory: 0,
+            limit: String::new(),
+            found_by: String::new(),
+            most_up,
+        };
+        use Verdict::*;
+        let rows = [
+            row(1, Won, 104),
+            row(2, Unknown, 61),
+            row(3, Unknown, 0),
+            row(4, Unknown, 88),
+            row(5, Lost, 95),
+            row(6, Unknown, 40),
+            row(7, Unknown, 88),
+        ];
+        let n = Summary::of(&rows).unknown_up.unwrap();
+        assert_eq!((n.deals, n.median, n.seed, n.most_up), (4, 61, 4, 88));
+        assert!(Summary::of(&rows).to_string().contains(
+            "how near the unknown deals came (most cards up in one position, 4 deals): median 61, nearest seed 4 with 88\n"
+        ));
+        assert_eq!(Summary::of(&rows[..1]).unknown_up, None);
+        assert_eq!(Summary::of(&rows[2..3]).unknown_up, None);
     }
 }

@@ -161,6 +161,9 @@ pub struct Beams<'g> {
     pub moves: u64,
     /// Beams ended without a win.
     pub ended: u32,
+    /// The most cards on the foundations in a position generated
+    /// ([`crate::Stats::most_up`]).
+    pub most_up: u32,
     /// A beam ended without generating a position (the deal has no move
     /// worth playing): every other would do the same.
     done: bool,
@@ -182,6 +185,7 @@ impl<'g> Beams<'g> {
             growth: GROWTH,
             moves: 0,
             ended: 0,
+            most_up: 0,
             done: false,
             run: None,
             gen: SmallVec::new(),
@@ -288,6 +292,7 @@ impl<'g> Beams<'g> {
                     let mut c = st.clone();
                     play_step(g, &mut c, step, &mut self.autos);
                     self.moves += 1;
+                    self.most_up = self.most_up.max(g.foundation_cards(&c) as u32);
                     let k = key(g, &c);
                     if !run.seen.insert(k) {
                         continue;

@@ -216,6 +216,12 @@ impl<'g> NrpaStream<'g> {
         }
     }
 
+    /// The most cards on the foundations at the end of a playout so far
+    /// ([`crate::Stats::most_up`]).
+    pub fn most_up(&self) -> u32 {
+        self.n.most_up
+    }
+
     /// Moves played so far: what a phase counts against its budget, and
     /// the nodes it adds to the search's.
     pub fn moves(&self) -> u64 {
@@ -267,6 +273,9 @@ struct Nrpa<'g> {
     stop: Option<StopFlag>,
     /// A limit has cut the search under way short.
     cut: bool,
+    /// The most cards on the foundations at a playout's end
+    /// ([`crate::Stats::most_up`]).
+    most_up: u32,
 }
 
 impl<'g> Nrpa<'g> {
@@ -287,6 +296,7 @@ impl<'g> Nrpa<'g> {
             deadline: None,
             stop: None,
             cut: false,
+            most_up: 0,
         }
     }
 
@@ -374,6 +384,7 @@ impl<'g> Nrpa<'g> {
                 break;
             }
         }
+        self.most_up = self.most_up.max(g.foundation_cards(&st) as u32);
         (rollout_value(g, &st), line)
     }
 

@@ -229,6 +229,10 @@ pub struct Rollouts<'g> {
     /// Moves played (each one a position reached); what a phase counts
     /// against its budget, and the nodes it adds to the search's.
     pub moves: u64,
+    /// The most cards on the foundations at a playout's end
+    /// ([`crate::Stats::most_up`]; without worrying back the end of a
+    /// line is its furthest point).
+    pub most_up: u32,
     limit: u64,
     deadline: Option<(Instant, Duration)>,
     stop: Option<StopFlag>,
@@ -335,6 +339,7 @@ impl<'g> Rollouts<'g> {
             restarts: false,
             variant: 0,
             moves: 0,
+            most_up: 0,
             limit: 0,
             deadline: None,
             stop: None,
@@ -556,6 +561,7 @@ impl<'g> Rollouts<'g> {
                 break Ok((v, true));
             }
             if self.g.is_won(&st) || walk.len() >= MAX_LINE {
+                self.most_up = self.most_up.max(self.g.foundation_cards(&st) as u32);
                 break Ok((value(self.g, &st), false));
             }
             // The first of `steps` (in its order) that leads off the line:
@@ -590,7 +596,10 @@ impl<'g> Rollouts<'g> {
             }
             self.gen = gen;
             let (s, c) = match next {
-                None => break Ok((value(self.g, &st), false)),
+                None => {
+                    self.most_up = self.most_up.max(self.g.foundation_cards(&st) as u32);
+                    break Ok((value(self.g, &st), false));
+                }
                 Some(Err(e)) => break Err(e),
                 Some(Ok(x)) => x,
             };

@@ -196,9 +196,10 @@ pub struct Stats {
     /// empty), where `progress` is set; 0 otherwise.
     pub progress_of_win: u32,
     /// The most cards on the foundations (pre-placed ones included) in
-    /// any position the depth-first search entered, or at the end of the
-    /// restarts' best line ([`crate::rollout::Rollouts::best_end`], two-deck
-    /// games): how near an undecided search came to a win. Every card for
+    /// any position the depth-first search entered, at the end of a
+    /// playout of the rollouts or of the NRPA searches, or in a position a
+    /// beam generated: how near an undecided search came to a win. (A
+    /// best-first probe's positions are left out.) Every card for
     /// a won search (whichever search found it); 0 for the layered search
     /// left undecided or lost, which reports its progress instead. A
     /// search continued from a save counts the positions of its own
@@ -1146,6 +1147,9 @@ trait Stream {
     ) -> Option<Vec<Move>>;
     /// Moves played so far, which count as nodes.
     fn moves(&self) -> u64;
+    /// The most cards on the foundations it has seen
+    /// ([`Stats::most_up`]).
+    fn most_up(&self) -> u32;
 }
 
 impl Stream for Rollouts<'_> {
@@ -1159,6 +1163,9 @@ impl Stream for Rollouts<'_> {
     }
     fn moves(&self) -> u64 {
         self.moves
+    }
+    fn most_up(&self) -> u32 {
+        self.most_up
     }
 }
 
@@ -1174,6 +1181,9 @@ impl Stream for Beams<'_> {
     fn moves(&self) -> u64 {
         self.moves
     }
+    fn most_up(&self) -> u32 {
+        self.most_up
+    }
 }
 
 impl Stream for NrpaStream<'_> {
@@ -1187,6 +1197,9 @@ impl Stream for NrpaStream<'_> {
     }
     fn moves(&self) -> u64 {
         NrpaStream::moves(self)
+    }
+    fn most_up(&self) -> u32 {
+        NrpaStream::most_up(self)
     }
 }
 
@@ -1305,12 +1318,10 @@ fn rollout_phase(
         let moves = stream.moves() - before;
         dfs.stats.nodes += moves;
         dfs.stats.rollout_nodes += moves;
+        dfs.stats.most_up = dfs.stats.most_up.max(stream.most_up());
         if found.is_some() {
             break;
         }
-    }
-    if let Some(end) = streams.restarts.as_mut().and_then(|r| r.best_end()) {
-        dfs.stats.most_up = dfs.stats.most_up.max(end.foundation as u32);
     }
     let path = dfs.path_bytes(dfs.stack.capacity());
     dfs.stats.peak_memory = dfs

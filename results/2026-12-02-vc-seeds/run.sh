@@ -7,6 +7,8 @@
 # vc-seed-1-35M.csv) at NODES nodes with --rollout-seed k.
 #   ./run.sh K              one pass, seed K (needs pass K-1's report)
 #   RESUME=--resume ./run.sh K   continue an interrupted pass
+#   IN=REPORT NODES=35M ./run.sh K   pass K on REPORT's unknown deals at
+#                                    another limit
 DEMON=${DEMON:-/tmp/demon-HEAD}
 JOBS=${JOBS:-2}
 MEM=${MEM:-8G}
@@ -14,7 +16,9 @@ NODES=${NODES:-9M}
 cd "$(dirname "$0")"
 K=$1
 [ -n "$K" ] && [ "$K" -ge 2 ] || { echo "usage: run.sh SEED (2 or more)" >&2; exit 2; }
-if [ "$K" -eq 2 ]; then
+if [ -n "$IN" ]; then
+  :
+elif [ "$K" -eq 2 ]; then
   IN=../2026-12-01-rollout-seed-1/vc-seed-1-35M.csv
 else
   IN=vc-seed-$((K - 1))-$NODES.csv

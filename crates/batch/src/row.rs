@@ -103,8 +103,8 @@ pub struct Row {
     pub found_by: String,
     /// The most cards on the foundations that the search saw in one
     /// position ([`demon_solver::Stats::most_up`]): how near an unknown
-    /// deal came. 0 where not known: the layered search, and reports
-    /// written before the column.
+    /// deal came. 0 where not known: a layered search left unknown or
+    /// lost, and reports written before the column.
     #[serde(default)]
     pub most_up: u32,
 }

@@ -874,11 +874,11 @@ fn summary_json(first: &Row, last: &Row, missing: u64, s: &Summary) -> serde_jso
         "nodes": spread(s.nodes),
         "nodes_per_second": s.nodes_per_second(),
         "largest_search": largest,
-        // Won deals by what found them; "" for rows of reports written
-        // before the found_by column.
         "unknown_most_up": s.unknown_up.map(|n| serde_json::json!({
             "deals": n.deals, "median": n.median, "nearest_seed": n.seed, "nearest_most_up": n.most_up,
         })),
+        // Won deals by what found them; "" for rows of reports written
+        // before the found_by column.
         "wins_found_by": s.found_by.iter().map(|(n, k)| (n.clone(), (*k).into())).collect::<serde_json::Map<String, serde_json::Value>>(),
     })
 }

@@ -474,6 +474,13 @@ fn retried_unknown_deals_merge_into_the_run_at_the_larger_limit() {
         "{}",
         text(&o.stdout)
     );
+    // The JSON summary counts them too, and says how near the unknown
+    // deals came (most_up, which every row of these reports records).
+    let o = demon(&["merge", &direct, "--retried", &small, "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["retried"][0]["kept"], after as u64);
+    assert_eq!(v["unknown_most_up"]["deals"], after as u64);
+    assert!(v["unknown_most_up"]["nearest_most_up"].as_u64().unwrap() > 0);
 
     // Refusals: other rules, the report itself as the output, a report
     // with nothing unknown, and no deals at all (a usage error).

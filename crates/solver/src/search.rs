@@ -203,7 +203,8 @@ pub struct Stats {
     /// a won search (whichever search found it); 0 for the layered search
     /// left undecided or lost, which reports its progress instead. A
     /// search continued from a save counts the positions of its own
-    /// sitting only (the save keeps no position's cards).
+    /// sitting and of the saved paths it plays again, not the saved
+    /// table's others (the save keeps no position's cards).
     pub most_up: u32,
     /// Peak bytes of table and paths.
     pub peak_memory: usize,
@@ -2467,9 +2468,12 @@ impl<'g> Searcher<'g> {
             self.parked.push_back(c);
         }
         // Rebuilding expanded nothing: what it counted (safe moves, class
-        // members) is not this sitting's work.
+        // members) is not this sitting's work. But the positions of the
+        // saved paths it entered again count for how near the search came
+        // (the paths' ends are the saved search's frontier).
         self.stats = Stats {
             peak_memory: self.stats.peak_memory,
+            most_up: self.stats.most_up.max(stats.most_up),
             ..stats
         };
         if let Some(mut c) = self.parked.pop_front() {

@@ -558,3 +558,43 @@ layered_family!(
 layered_family!(american_toad_layered, GameKind::AmericanToad, 12, 0);
 layered_family!(double_easthaven_layered, GameKind::DoubleEasthaven, 12, 1);
 layered_family!(easthaven_layered, GameKind::Easthaven, 4, 0);
+
+/// A resumed search counts, for how near it came (`Stats::most_up`), the
+/// positions of the saved paths it plays again, which end at the saved
+/// search's frontier: Superior Canfield 339, saved at 100,000 nodes
+/// (6 cards up at most) and resumed for one node more, reports the
+/// paths' 5, where counting only its own sitting's one node gave 3. (Not
+/// 6: that position was in a subtree already closed, known only to the
+/// saved table.)
+#[test]
+fn a_resumed_search_counts_how_near_its_paths_came() {
+    let rules = GameKind::SuperiorCanfield
+        .preset(demon_core::Reading::Standard)
+        .unwrap();
+    let layout = Source::Native(339).layout(&rules);
+    let opts = Options {
+        rollouts: false,
+        ..Options::default()
+    };
+    let limits = |n| Limits {
+        max_nodes: Some(n),
+        max_memory: 256 << 20,
+        timeout: None,
+    };
+    let whole = solve_with(&rules, &layout, &limits(100_001), &opts).unwrap();
+    let mut w = Vec::new();
+    let first =
+        solve_resumable(&rules, &layout, &limits(100_000), &opts, None, Some(&mut w)).unwrap();
+    let mut r = &w[..];
+    let again =
+        solve_resumable(&rules, &layout, &limits(100_001), &opts, Some(&mut r), None).unwrap();
+    assert_eq!(again.verdict, whole.verdict);
+    assert_eq!(
+        (
+            whole.stats.most_up,
+            first.stats.most_up,
+            again.stats.most_up
+        ),
+        (6, 6, 5)
+    );
+}

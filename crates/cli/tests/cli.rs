@@ -731,8 +731,8 @@ fn rollouts_win_and_can_be_turned_off() {
         (&v["stats"]["most_cards_up"], &v["stats"]["cards"]),
         (&serde_json::json!(62), &serde_json::json!(104))
     );
-    let text: Vec<&str> = args.iter().copied().filter(|a| *a != "json").collect();
-    let o = demon(&[&text[..text.len() - 1], &["--no-rollouts"]].concat());
+    // The same arguments without the final `--format json`.
+    let o = demon(&[&args[..args.len() - 2], &["--no-rollouts"]].concat());
     assert!(
         stdout(&o).contains(", most cards up 62 of 104, "),
         "{}",

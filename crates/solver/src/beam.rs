@@ -292,7 +292,7 @@ impl<'g> Beams<'g> {
                     let mut c = st.clone();
                     play_step(g, &mut c, step, &mut self.autos);
                     self.moves += 1;
-                    self.most_up = self.most_up.max(g.foundation_cards(&c) as u32);
+                    crate::search::note_most_up(&mut self.most_up, g, &c);
                     let k = key(g, &c);
                     if !run.seen.insert(k) {
                         continue;

@@ -1315,13 +1315,8 @@ pub fn solve_layered_saving(
         resume.as_mut().map(|r| r as &mut dyn Read),
         save_at,
     )?;
-    if let Verdict::Won(moves) = &out.verdict {
-        crate::search::check_win(rules, layout, moves)?;
-        // As [`crate::search::solve_saving`] names it: the layered search
-        // runs alone, so its win is the exhaustive search's.
-        out.stats.found_by = out.stats.found_by.or(Some(crate::search::Finder::Search));
-        out.stats.most_up = rules.deck_size() as u32;
-    }
+    // The layered search runs alone, so its win is the exhaustive search's.
+    crate::search::settle_win(rules, layout, &mut out)?;
     Ok((out, after))
 }
 

@@ -384,7 +384,7 @@ impl<'g> Nrpa<'g> {
                 break;
             }
         }
-        self.most_up = self.most_up.max(g.foundation_cards(&st) as u32);
+        crate::search::note_most_up(&mut self.most_up, g, &st);
         (rollout_value(g, &st), line)
     }
 

@@ -229,7 +229,7 @@ pub struct Rollouts<'g> {
     /// Moves played (each one a position reached); what a phase counts
     /// against its budget, and the nodes it adds to the search's.
     pub moves: u64,
-    /// The most cards on the foundations at a playout's end
+    /// The most cards on the foundations where a playout stopped
     /// ([`crate::Stats::most_up`]; without worrying back the end of a
     /// line is its furthest point).
     pub most_up: u32,
@@ -561,7 +561,6 @@ impl<'g> Rollouts<'g> {
                 break Ok((v, true));
             }
             if self.g.is_won(&st) || walk.len() >= MAX_LINE {
-                self.most_up = self.most_up.max(self.g.foundation_cards(&st) as u32);
                 break Ok((value(self.g, &st), false));
             }
             // The first of `steps` (in its order) that leads off the line:
@@ -596,10 +595,7 @@ impl<'g> Rollouts<'g> {
             }
             self.gen = gen;
             let (s, c) = match next {
-                None => {
-                    self.most_up = self.most_up.max(self.g.foundation_cards(&st) as u32);
-                    break Ok((value(self.g, &st), false));
-                }
+                None => break Ok((value(self.g, &st), false)),
                 Some(Err(e)) => break Err(e),
                 Some(Ok(x)) => x,
             };
@@ -607,6 +603,9 @@ impl<'g> Rollouts<'g> {
             st = c;
             key = exact(&st);
         };
+        // Where the playout stopped: its end, or a kept position whose
+        // end an earlier playout counted.
+        crate::search::note_most_up(&mut self.most_up, self.g, &st);
         for f in added {
             self.line.remove(&f);
         }

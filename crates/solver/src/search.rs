@@ -270,6 +270,13 @@ impl Stats {
     }
 }
 
+/// Raises `most` ([`Stats::most_up`]) to the cards on the foundations of
+/// `st`, a position some search reached.
+#[inline]
+pub(crate) fn note_most_up(most: &mut u32, g: &Game, st: &State) {
+    *most = (*most).max(g.foundation_cards(st) as u32);
+}
+
 impl std::ops::AddAssign for Stats {
     fn add_assign(&mut self, o: Stats) {
         self.nodes += o.nodes;
@@ -700,14 +707,26 @@ pub fn solve_saving(
 ) -> Result<Outcome, SolveError> {
     let game = Game::new(rules, layout)?;
     let mut out = drive(&game, limits, options, resume, save, save_at)?;
+    settle_win(rules, layout, &mut out)?;
+    Ok(out)
+}
+
+/// For a WON outcome: replays its line with the independent checker (an
+/// error unless it wins), names the exhaustive search as its finder when
+/// no search beside it found it, and counts every card up
+/// ([`Stats::most_up`], whichever search found the line). The depth-first
+/// and the layered search both end so.
+pub(crate) fn settle_win(
+    rules: &Rules,
+    layout: &Layout,
+    out: &mut Outcome,
+) -> Result<(), SolveError> {
     if let Verdict::Won(moves) = &out.verdict {
         check_win(rules, layout, moves)?;
-        // A win the searches beside it did not find is the search's own.
         out.stats.found_by = out.stats.found_by.or(Some(Finder::Search));
-        // Every card, whichever search found the line.
         out.stats.most_up = rules.deck_size() as u32;
     }
-    Ok(out)
+    Ok(())
 }
 
 /// Replays a won line with the independent checker: an error unless it
@@ -3161,10 +3180,7 @@ impl<'g> Searcher<'g> {
         self.stats.auto_moves += self.last_autos as u64;
         // A sum of the foundations' heights: next to nothing beside the
         // key and the table's trip.
-        self.stats.most_up = self
-            .stats
-            .most_up
-            .max(self.game.foundation_cards(st) as u32);
+        note_most_up(&mut self.stats.most_up, self.game, st);
         if self.game.is_won(st) {
             return Enter::Won;
         }

@@ -28,8 +28,8 @@ fn no_rollouts() -> Options {
 
 /// American Toad seeds 67 and 58: the exhaustive search with its
 /// best-first probes leaves both unknown at 1,000,000 nodes, with at most
-/// 62 and 50 of the 104 cards up in a position; with rollouts (after the first pause at 100,000 search nodes and the first probe's
-/// 50,000) seed 67 is won after 6,471 rollout moves, 156,471 nodes in all,
+/// 62 and 50 of the 104 cards up in a position; with rollouts (after the
+/// first pause at 100,000 search nodes and the first probe's 50,000) seed 67 is won after 6,471 rollout moves, 156,471 nodes in all,
 /// and seed 58 after 184,827, 334,827 nodes, both by the ladder of levels
 /// in the first phase (which may play 400,000 in a two-deck game, half of
 /// them the ladder's). (183,183 before the NRPA searches took 4 MiB of

@@ -103,8 +103,8 @@ pub struct Row {
     pub found_by: String,
     /// The most cards on the foundations that the search saw in one
     /// position ([`demon_solver::Stats::most_up`]): how near an unknown
-    /// deal came. 0 where not known: a layered search left unknown or
-    /// lost, and reports written before the column.
+    /// deal came. 0 in reports written before the column (and in rows a
+    /// layered search left unknown or lost before 2026-12-02's fix).
     #[serde(default)]
     pub most_up: u32,
 }

@@ -41,7 +41,7 @@ pub fn header(rules: &Rules, layout: &Layout, game: &str, options: &Options) -> 
 /// The version of the layered search's saves
 /// ([`crate::layered::solve_layered_saving`]): raised when a change of its
 /// levels, moves or files makes an older save wrong to continue.
-pub const LAYERED_SEARCH_VERSION: u32 = 4;
+pub const LAYERED_SEARCH_VERSION: u32 = 5;
 
 /// What became of the file after a search ([`run`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1010,6 +1010,7 @@ impl<'g> Layered<'g> {
                 }
             }
             self.stats.nodes += 1;
+            crate::search::note_most_up(&mut self.stats.most_up, g, &st);
             if self.options.deadlock
                 && crate::deadlock::dead_cached(
                     &mut self.dead_cache,
@@ -1594,6 +1595,7 @@ impl Layered<'_> {
             st.rebuilds,
             st.peak_memory as u64,
             st.elapsed.as_micros().min(u64::MAX as u128) as u64,
+            u64::from(st.most_up),
         ] {
             put(&mut b, v);
         }
@@ -1699,6 +1701,7 @@ impl Layered<'_> {
         st.rebuilds = rd.u64()?;
         st.peak_memory = rd.u64()? as usize;
         let before = std::time::Duration::from_micros(rd.u64()?);
+        st.most_up = u32::try_from(rd.u64()?).map_err(|_| damaged())?;
         let records = rd.u64()?;
         let len = rd.u64()?;
         let n = rd.u64()?;

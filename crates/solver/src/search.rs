@@ -199,12 +199,12 @@ pub struct Stats {
     /// any position the depth-first search entered, at the end of a
     /// playout of the rollouts or of the NRPA searches, or in a position a
     /// beam generated: how near an undecided search came to a win. (A
-    /// best-first probe's positions are left out.) Every card for
-    /// a won search (whichever search found it); 0 for the layered search
-    /// left undecided or lost, which reports its progress instead. A
-    /// search continued from a save counts the positions of its own
-    /// sitting and of the saved paths it plays again, not the saved
-    /// table's others (the save keeps no position's cards).
+    /// best-first probe's positions are left out.) The layered search
+    /// counts every position it expands, and keeps the count in its save.
+    /// Every card for a won search (whichever search found it). A
+    /// depth-first search continued from a save counts the positions of
+    /// its own sitting and of the saved paths it plays again, not the
+    /// saved table's others (the save keeps no position's cards).
     pub most_up: u32,
     /// Peak bytes of table and paths.
     pub peak_memory: usize,

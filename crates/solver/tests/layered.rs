@@ -139,11 +139,14 @@ fn limits_stop_it_unknown() {
 /// Chameleon win (51 cards to put up beside the base card, 13 out of the
 /// reserve, 35 out of the stock). Chameleon 723 (lost in 294,408
 /// positions) stopped at 50,000, 150,000 and 250,000 positions is at 22,
-/// 25 and 29; decided, it names no progress.
+/// 25 and 29; decided, it names no progress. Each also says how near the
+/// positions it expanded came (most cards up in one): 9, 9 and 10 of 52
+/// at the stops, and 16 when lost, as the depth-first search says.
 #[test]
 fn an_unknown_layered_search_says_how_far_it_got() {
     let rules = preset(GameKind::Chameleon);
     let layout = Source::Native(723).layout(&rules);
+    let mut got = Vec::new();
     for (nodes, at) in [(50_000u64, 22u32), (150_000, 25), (250_000, 29)] {
         let limits = Limits {
             max_nodes: Some(nodes),
@@ -156,10 +159,16 @@ fn an_unknown_layered_search_says_how_far_it_got() {
             (at, 99),
             "{nodes}"
         );
+        got.push(out.stats.most_up);
     }
     let out = run(&rules, &layout, &memory(64 << 20), &layered(None));
     assert_eq!(out.verdict, Verdict::Lost);
     assert_eq!((out.stats.progress, out.stats.progress_of_win), (0, 0));
+    got.push(out.stats.most_up);
+    let dfs = run(&rules, &layout, &memory(64 << 20), &Options::default());
+    assert_eq!(dfs.verdict, Verdict::Lost);
+    got.push(dfs.stats.most_up);
+    assert_eq!(got, [9, 9, 10, 16, 16]);
 }
 
 /// Canfield on a deck of 6 ranks, and the limits its small deals are
@@ -318,6 +327,8 @@ fn a_layered_search_goes_on_from_its_saves() {
             assert!(s.stored > 294_408, "{what}: {s:?}");
         }
         assert!(s.peak_memory <= bytes, "{what}: {s:?}");
+        // How near it came, kept in the saves: as without a stop.
+        assert_eq!(s.most_up, 16, "{what}");
         // The node limits are the sittings' (37,000 more each), not the saves'.
         assert_eq!(n, 8, "{what}");
     }

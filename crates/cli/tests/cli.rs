@@ -138,13 +138,13 @@ fn bad_input_gives_clear_errors() {
     let f = scratch("missing.txt", &missing);
     fails_with(
         &["deal", "canfield", "--file", f.to_str().unwrap()],
-        "card 2D is missing",
+        "card 2D is missing from the deal (with one deck each card appears once)",
     );
     let dup = good.replace("reserve: 2D 9H", "reserve: 9H 9H");
     let f = scratch("dup.txt", &dup);
     fails_with(
         &["deal", "canfield", "--file", f.to_str().unwrap()],
-        "card 9H appears 2 times",
+        "card 9H appears 2 times but the deal has one deck: reserve, card 1 from the bottom; reserve, card 2 from the bottom (2D is missing)",
     );
     let badcard = good.replace("tableau: KS", "tableau: KX");
     let f = scratch("badcard.txt", &badcard);

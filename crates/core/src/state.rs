@@ -158,14 +158,17 @@ impl std::hash::Hash for State {
 /// A layout the rules cannot play, named in the user's terms.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LayoutError {
-    #[error("card {card} is missing from the deal (each card appears {want} time(s) with {want} deck(s))")]
+    #[error("card {card} is missing from the deal (with {} each card appears {})", decks_word(*want), times_word(*want))]
     Missing { card: Card, want: u8 },
-    #[error("card {card} appears {count} times but the deal has {want} deck(s): {places}")]
+    #[error("card {card} appears {count} times but the deal has {}: {places}{}", decks_word(*want), missing_note(missing))]
     Duplicate {
         card: Card,
         count: u8,
         want: u8,
         places: String,
+        /// The cards short of their copies, if any (what the duplicate
+        /// most likely stands for), space-separated.
+        missing: String,
     },
     #[error("card {card} ({place}) is not in a deck of {ranks} ranks")]
     NotInDeck {
@@ -1391,6 +1394,33 @@ pub struct Position {
     pub base_pending: bool,
 }
 
+/// "one deck" or "two decks", for messages.
+fn decks_word(decks: u8) -> String {
+    match decks {
+        1 => "one deck".to_string(),
+        2 => "two decks".to_string(),
+        n => format!("{n} decks"),
+    }
+}
+
+/// "once" or "twice", for messages.
+fn times_word(n: u8) -> String {
+    match n {
+        1 => "once".to_string(),
+        2 => "twice".to_string(),
+        n => format!("{n} times"),
+    }
+}
+
+/// The missing cards beside a duplicate, for its message.
+fn missing_note(missing: &str) -> String {
+    match missing.split(' ').filter(|c| !c.is_empty()).count() {
+        0 => String::new(),
+        1 => format!(" ({missing} is missing)"),
+        _ => format!(" ({missing} are missing)"),
+    }
+}
+
 /// Checks card counts, pile sizes, the reserve and the foundations.
 fn check_layout(rules: &Rules, l: &Layout) -> Result<(), LayoutError> {
     let want = rules.decks;
@@ -1411,11 +1441,16 @@ fn check_layout(rules: &Rules, l: &Layout) -> Result<(), LayoutError> {
                 .filter(|(d, _)| *d == c)
                 .map(|(_, p)| p.clone())
                 .collect();
+            let missing: Vec<String> = Card::all()
+                .filter(|&d| rules.in_deck(d) && counts.get(d) < want)
+                .map(|d| d.to_string())
+                .collect();
             return Err(LayoutError::Duplicate {
                 card: c,
                 count: n,
                 want,
                 places: ps.join("; "),
+                missing: missing.join(" "),
             });
         }
     }

@@ -64,3 +64,45 @@ proptest! {
         }
     }
 }
+
+/// A deal with a card too many names it, where it lies, and the card it
+/// most likely stands for; one with a card too few names that one. Two
+/// decks (Double Canfield seed 1): the stock's first card written as its
+/// second makes that card appear three times and the first once.
+#[test]
+fn a_wrong_count_of_a_card_names_the_cards() {
+    let rules = GameKind::DoubleCanfield.preset(Reading::Standard).unwrap();
+    let mut layout = Source::Native(1).layout(&rules);
+    let (first, second) = (layout.stock[0], layout.stock[1]);
+    assert_ne!(first, second);
+    let twice = layout.card_counts().get(second) == 2;
+    assert!(twice, "{second} appears twice in a two-deck deal");
+    layout.stock[0] = second;
+    let e = Game::new(&rules, &layout)
+        .err()
+        .expect("refused")
+        .to_string();
+    let places: Vec<String> = layout
+        .cards_with_places()
+        .into_iter()
+        .filter(|(c, _)| *c == second)
+        .map(|(_, p)| p)
+        .collect();
+    assert_eq!(places.len(), 3);
+    assert_eq!(
+        e,
+        format!(
+            "card {second} appears 3 times but the deal has two decks: {} ({first} is missing)",
+            places.join("; ")
+        )
+    );
+    layout.stock.remove(0);
+    let e = Game::new(&rules, &layout)
+        .err()
+        .expect("refused")
+        .to_string();
+    assert_eq!(
+        e,
+        format!("card {first} is missing from the deal (with two decks each card appears twice)")
+    );
+}

@@ -78,10 +78,7 @@ fn a_wrong_count_of_a_card_names_the_cards() {
     let twice = layout.card_counts().get(second) == 2;
     assert!(twice, "{second} appears twice in a two-deck deal");
     layout.stock[0] = second;
-    let e = Game::new(&rules, &layout)
-        .err()
-        .expect("refused")
-        .to_string();
+    let e = refusal(&rules, &layout);
     let places: Vec<String> = layout
         .cards_with_places()
         .into_iter()
@@ -97,12 +94,17 @@ fn a_wrong_count_of_a_card_names_the_cards() {
         )
     );
     layout.stock.remove(0);
-    let e = Game::new(&rules, &layout)
-        .err()
-        .expect("refused")
-        .to_string();
+    let e = refusal(&rules, &layout);
     assert_eq!(
         e,
         format!("card {first} is missing from the deal (with two decks each card appears twice)")
     );
+}
+
+/// Why `Game::new` refuses a layout; panics if it accepts it.
+fn refusal(rules: &demon_core::Rules, layout: &demon_core::Layout) -> String {
+    match Game::new(rules, layout) {
+        Err(e) => e.to_string(),
+        Ok(_) => panic!("the layout was accepted"),
+    }
 }

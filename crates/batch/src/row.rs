@@ -109,6 +109,28 @@ pub struct Row {
     pub most_up: u32,
 }
 
+#[cfg(test)]
+impl Row {
+    /// A row of game `g` and rules `r` with every count 0 and no limit or
+    /// finder: for tests, which set the fields they look at over it.
+    pub(crate) fn blank(seed: u64, verdict: Verdict) -> Row {
+        Row {
+            game: "g".into(),
+            rules: "r".into(),
+            seed,
+            verdict,
+            solution_moves: 0,
+            nodes: 0,
+            stored: 0,
+            seconds: 0.0,
+            peak_memory: 0,
+            limit: String::new(),
+            found_by: String::new(),
+            most_up: 0,
+        }
+    }
+}
+
 impl Row {
     /// The row's fields as a report of `columns` writes them.
     pub fn record(&self, columns: Columns) -> Vec<String> {

@@ -416,20 +416,7 @@ mod tests {
 
     #[test]
     fn paired_counts_split_the_common_deals() {
-        let row = |seed: u64, v: Verdict| Row {
-            game: "g".into(),
-            rules: "r".into(),
-            seed,
-            verdict: v,
-            solution_moves: 0,
-            nodes: 0,
-            stored: 0,
-            seconds: 0.0,
-            peak_memory: 0,
-            limit: String::new(),
-            found_by: String::new(),
-            most_up: 0,
-        };
+        let row = Row::blank;
         use Verdict::*;
         let a = [
             row(1, Won),
@@ -459,17 +446,10 @@ mod tests {
     fn summaries_count_and_spread() {
         let row = |seed: u64, v: Verdict, s: f64, n: u64| Row {
             game: "canfield".into(),
-            rules: "r".into(),
-            seed,
-            verdict: v,
-            solution_moves: 0,
             nodes: n,
             stored: n,
             seconds: s,
-            peak_memory: 0,
-            limit: String::new(),
-            found_by: String::new(),
-            most_up: 0,
+            ..Row::blank(seed, v)
         };
         let rows: Vec<Row> = (1..=100)
             .map(|i| {
@@ -498,18 +478,11 @@ mod tests {
     #[test]
     fn summary_counts_spreads_and_the_largest_search() {
         let row = |seed: u64, v: Verdict, nodes: u64, stored: u64, seconds: f64, peak: u64| Row {
-            game: "g".into(),
-            rules: "r".into(),
-            seed,
-            verdict: v,
-            solution_moves: 0,
             nodes,
             stored,
             seconds,
             peak_memory: peak,
-            limit: String::new(),
-            found_by: String::new(),
-            most_up: 0,
+            ..Row::blank(seed, v)
         };
         use Verdict::*;
         let rows = [
@@ -544,18 +517,10 @@ mod tests {
     #[test]
     fn summaries_count_what_found_the_wins() {
         let row = |seed: u64, v: Verdict, by: &str| Row {
-            game: "g".into(),
-            rules: "r".into(),
-            seed,
-            verdict: v,
-            solution_moves: 0,
             nodes: 1,
             stored: 1,
-            seconds: 0.0,
-            peak_memory: 0,
-            limit: String::new(),
             found_by: by.into(),
-            most_up: 0,
+            ..Row::blank(seed, v)
         };
         use Verdict::*;
         let rows = [
@@ -585,18 +550,10 @@ mod tests {
     #[test]
     fn summaries_say_how_near_the_unknown_deals_came() {
         let row = |seed: u64, verdict: Verdict, most_up: u32| Row {
-            game: "g".into(),
-            rules: "r".into(),
-            seed,
-            verdict,
-            solution_moves: 0,
             nodes: 1,
             stored: 1,
-            seconds: 0.0,
-            peak_memory: 0,
-            limit: String::new(),
-            found_by: String::new(),
             most_up,
+            ..Row::blank(seed, verdict)
         };
         use Verdict::*;
         let rows = [

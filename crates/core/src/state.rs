@@ -166,9 +166,9 @@ pub enum LayoutError {
         count: u8,
         want: u8,
         places: String,
-        /// The cards short of their copies, if any (what the duplicate
-        /// most likely stands for), space-separated.
-        missing: String,
+        /// The cards short of their copies, if any: what the duplicate
+        /// most likely stands for.
+        missing: Vec<Card>,
     },
     #[error("card {card} ({place}) is not in a deck of {ranks} ranks")]
     NotInDeck {
@@ -1413,11 +1413,12 @@ fn times_word(n: u8) -> String {
 }
 
 /// The missing cards beside a duplicate, for its message.
-fn missing_note(missing: &str) -> String {
-    match missing.split(' ').filter(|c| !c.is_empty()).count() {
+fn missing_note(missing: &[Card]) -> String {
+    let cards = crate::card::join(missing);
+    match missing.len() {
         0 => String::new(),
-        1 => format!(" ({missing} is missing)"),
-        _ => format!(" ({missing} are missing)"),
+        1 => format!(" ({cards} is missing)"),
+        _ => format!(" ({cards} are missing)"),
     }
 }
 
@@ -1433,6 +1434,10 @@ fn check_layout(rules: &Rules, l: &Layout) -> Result<(), LayoutError> {
             ranks: rules.ranks,
         });
     }
+    // The cards short of their copies, in card order.
+    let short: Vec<Card> = Card::all()
+        .filter(|&c| rules.in_deck(c) && counts.get(c) < want)
+        .collect();
     for c in Card::all() {
         let n = counts.get(c);
         if n > want {
@@ -1441,20 +1446,16 @@ fn check_layout(rules: &Rules, l: &Layout) -> Result<(), LayoutError> {
                 .filter(|(d, _)| *d == c)
                 .map(|(_, p)| p.clone())
                 .collect();
-            let missing: Vec<String> = Card::all()
-                .filter(|&d| rules.in_deck(d) && counts.get(d) < want)
-                .map(|d| d.to_string())
-                .collect();
             return Err(LayoutError::Duplicate {
                 card: c,
                 count: n,
                 want,
                 places: ps.join("; "),
-                missing: missing.join(" "),
+                missing: short,
             });
         }
     }
-    if let Some(c) = Card::all().find(|&c| rules.in_deck(c) && counts.get(c) < want) {
+    if let Some(&c) = short.first() {
         return Err(LayoutError::Missing { card: c, want });
     }
     if !l.waste.is_empty() && matches!(rules.stock, Stock::ToTableau { .. }) {

@@ -489,7 +489,7 @@ pub enum RulesError {
     PreplacedNeedsFixedBase,
     #[error("--base-choice selective picks the base card, so it needs --base first-card, no pre-placed cards and one card per pile")]
     SelectiveNeedsFirstCard,
-    #[error("the deal needs {needed} cards ({what}) but {decks} deck(s) hold {have}")]
+    #[error("the deal needs {needed} cards ({what}) but {} {} {have}", decks_word(*decks), if *decks == 1 { "holds" } else { "hold" })]
     TooManyCards {
         needed: usize,
         have: usize,
@@ -772,9 +772,12 @@ impl Rules {
     pub fn describe(&self) -> Vec<String> {
         let mut out = Vec::new();
         let decks = if self.decks == 1 {
-            "one deck"
+            decks_word(1)
         } else {
-            "two decks (the two copies of a card are interchangeable)"
+            format!(
+                "{} (the two copies of a card are interchangeable)",
+                decks_word(self.decks)
+            )
         };
         let reduced = if self.ranks == 13 {
             String::new()
@@ -894,6 +897,15 @@ pub const fn empty_space_name(e: EmptySpace) -> &'static str {
     }
 }
 
+/// "one deck" or "two decks", for messages and [`Rules::describe`].
+pub(crate) fn decks_word(decks: u8) -> String {
+    match decks {
+        1 => "one deck".to_string(),
+        2 => "two decks".to_string(),
+        n => format!("{n} decks"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -989,10 +1001,13 @@ mod tests {
             reserve: Some(60),
             ..Default::default()
         };
-        assert!(matches!(
-            Rules::resolve(GameKind::Canfield, Reading::Standard, &o),
-            Err(RulesError::TooManyCards { .. })
-        ));
+        let err = Rules::resolve(GameKind::Canfield, Reading::Standard, &o).unwrap_err();
+        assert!(matches!(err, RulesError::TooManyCards { .. }));
+        assert_eq!(
+            err.to_string(),
+            "the deal needs 65 cards (1 on foundations, 60 in the reserve, 4 × 1 on the tableau) \
+             but one deck holds 52"
+        );
         let o = RuleOverrides {
             base: Some(Base::FirstCard),
             ..Default::default()

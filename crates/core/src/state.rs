@@ -19,7 +19,8 @@ use smallvec::SmallVec;
 use crate::card::{wrap_rank, Card, Rank};
 use crate::deal::{Layout, LayoutPile};
 use crate::rules::{
-    Base, BaseChoice, Build, EmptySpace, GroupMoves, Redeals, Rules, Stock, TableauWrap, MAX_PILES,
+    decks_word, Base, BaseChoice, Build, EmptySpace, GroupMoves, Redeals, Rules, Stock,
+    TableauWrap, MAX_PILES,
 };
 
 /// Most cards a tableau can hold: every card of two decks.
@@ -1392,15 +1393,6 @@ pub struct Position {
     pub waste: Vec<Card>,
     pub redeals_made: u8,
     pub base_pending: bool,
-}
-
-/// "one deck" or "two decks", for messages.
-fn decks_word(decks: u8) -> String {
-    match decks {
-        1 => "one deck".to_string(),
-        2 => "two decks".to_string(),
-        n => format!("{n} decks"),
-    }
 }
 
 /// "once" or "twice", for messages.

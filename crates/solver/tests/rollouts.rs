@@ -1,7 +1,7 @@
-//! Nested rollouts (`demon_solver::rollout`): the wins they find are real
-//! (replayed by the checker), they find wins the exhaustive search does not
-//! reach, they stay inside the node limit and their memory, and they are
-//! deterministic.
+//! Nested rollouts (`demon_solver::rollout`): the wins they find are
+//! real (replayed by the checker), they find wins the exhaustive search
+//! does not reach, they stay inside the node limit and their memory, and
+//! they are deterministic.
 
 use demon_core::{GameKind, Reading, Rules, Source};
 use demon_solver::rollout::{rollouts_alone, rollouts_alone_best, BestEnd, LINE_BYTES};

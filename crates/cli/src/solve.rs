@@ -408,6 +408,24 @@ fn solve_checkpointed(
     Ok(o)
 }
 
+/// The most memory this process has held resident so far, in bytes:
+/// Linux's high-water mark `VmHWM` of `/proc/self/status`; `None` where
+/// the system does not give it. The search's own "peak memory" counts
+/// what it has allocated, which its memory limit bounds; much of that may
+/// never be touched (the beams' share of the budget, a table's last
+/// doubling), so the resident figure is what the machine really gave.
+fn max_resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line["VmHWM:".len()..]
+        .trim()
+        .strip_suffix("kB")?
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kib << 10)
+}
+
 /// What found a win, in words.
 fn finder_words(f: Option<demon_solver::Finder>) -> &'static str {
     use demon_solver::Finder;
@@ -449,6 +467,7 @@ pub fn run(
         _ => Vec::new(),
     };
     let secs = stats.elapsed.as_secs_f64();
+    let resident = max_resident_bytes();
     match format {
         OutFormat::Text => {
             writeln!(out, "{title}")?;
@@ -474,7 +493,7 @@ pub fn run(
             }
             writeln!(
                 out,
-                "nodes {}, positions stored {}, table hits {}, safe moves {}, moves slept {}, talon plays known {}, positions merged {}, dead ends {}, paths split {}{}, positions forgotten {}, table shrinks {}{}, rollout nodes {}{}, peak memory {:.1} MiB, time {:.3} s ({:.0} nodes/s)",
+                "nodes {}, positions stored {}, table hits {}, safe moves {}, moves slept {}, talon plays known {}, positions merged {}, dead ends {}, paths split {}{}, positions forgotten {}, table shrinks {}{}, rollout nodes {}{}, peak memory {:.1} MiB{}, time {:.3} s ({:.0} nodes/s)",
                 stats.nodes,
                 stats.stored,
                 stats.hits,
@@ -509,6 +528,10 @@ pub fn run(
                     String::new()
                 },
                 stats.peak_memory as f64 / (1 << 20) as f64,
+                resident.map_or(String::new(), |b| format!(
+                    " ({:.1} MiB resident at most)",
+                    b as f64 / (1 << 20) as f64
+                )),
                 secs,
                 if secs > 0.0 { stats.nodes as f64 / secs } else { 0.0 }
             )?;
@@ -546,6 +569,7 @@ pub fn run(
                     "most_cards_up": (stats.most_up > 0).then_some(stats.most_up),
                     "cards": rules.deck_size(),
                     "peak_memory_bytes": stats.peak_memory,
+                    "max_resident_bytes": resident,
                     "max_depth": stats.max_depth,
                     "seconds": secs,
                 },

@@ -532,6 +532,7 @@ pub fn batch(
         Deals::Range(_) => "cannot open the report".into(),
     })?;
     let done = sink.len();
+    let budget = job.limits.max_memory * threads;
     eprintln!(
         "{}: {}, {threads} job{}, {} per deal{}{}",
         game.game.title(),
@@ -560,8 +561,16 @@ pub fn batch(
     } else {
         drop(sink);
     }
+    let resident = crate::solve::max_resident_bytes().map_or(String::new(), |b| {
+        format!(
+            "resident memory of the whole run: at most {} (--max-memory {} for {threads} job{})\n",
+            mib(b as usize),
+            mib(budget),
+            if threads == 1 { "" } else { "s" },
+        )
+    });
     let text = format!(
-        "{} under rules: {signature}\n{}",
+        "{} under rules: {signature}\n{}{resident}",
         game.game.title(),
         Summary::of(&rows)
     );

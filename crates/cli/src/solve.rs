@@ -414,7 +414,7 @@ fn solve_checkpointed(
 /// what it has allocated, which its memory limit bounds; much of that may
 /// never be touched (the beams' share of the budget, a table's last
 /// doubling), so the resident figure is what the machine really gave.
-fn max_resident_bytes() -> Option<u64> {
+pub(crate) fn max_resident_bytes() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kib: u64 = line["VmHWM:".len()..]

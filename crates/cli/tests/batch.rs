@@ -273,7 +273,21 @@ fn shards_merge_into_the_whole_run() {
     let whole = path("whole.csv");
     let mut a: Vec<&str> = base.to_vec();
     a.extend(["--csv", &whole]);
-    assert!(demon(&a).status.success());
+    let o = demon(&a);
+    assert!(o.status.success());
+    // The summary ends with what the run really held (Linux), against
+    // its budget: a few MiB for 30 deals of eight ranks.
+    if cfg!(target_os = "linux") {
+        let out = text(&o.stdout);
+        let line = out
+            .lines()
+            .last()
+            .and_then(|l| l.strip_prefix("resident memory of the whole run: at most "))
+            .unwrap_or_else(|| panic!("no resident line: {out}"));
+        let (n, rest) = line.split_once(" MiB ").unwrap();
+        assert!((1..64).contains(&n.parse::<u32>().unwrap()), "{line}");
+        assert_eq!(rest, "(--max-memory 4.0 GiB for 1 job)");
+    }
     let parts: Vec<String> = (1..=3).map(|i| path(&format!("p{i}.csv"))).collect();
     for (i, p) in parts.iter().enumerate() {
         let shard = format!("{}/3", i + 1);

@@ -493,9 +493,18 @@ pub fn run(
             }
             writeln!(
                 out,
-                "nodes {}, positions stored {}, table hits {}, safe moves {}, moves slept {}, talon plays known {}, positions merged {}, dead ends {}, paths split {}{}, positions forgotten {}, table shrinks {}{}, rollout nodes {}{}, peak memory {:.1} MiB{}, time {:.3} s ({:.0} nodes/s)",
+                "nodes {}, positions stored {}{}, table hits {}, safe moves {}, moves slept {}, talon plays known {}, positions merged {}, dead ends {}, paths split {}{}, positions forgotten {}, table shrinks {}{}, rollout nodes {}{}, peak memory {:.1} MiB{}, time {:.3} s ({:.0} nodes/s)",
                 stats.nodes,
                 stats.stored,
+                if stats.table_bytes > 0 && stats.stored > 0 {
+                    format!(
+                        " ({:.1} bytes each, in a table of {:.1} MiB)",
+                        stats.table_bytes as f64 / stats.stored as f64,
+                        stats.table_bytes as f64 / (1 << 20) as f64
+                    )
+                } else {
+                    String::new()
+                },
                 stats.hits,
                 stats.auto_moves,
                 stats.slept,
@@ -550,6 +559,7 @@ pub fn run(
                 "stats": {
                     "nodes": stats.nodes,
                     "positions_stored": stats.stored,
+                    "table_bytes": stats.table_bytes,
                     "table_hits": stats.hits,
                     "table_hits_fresh_covered": stats.covered,
                     "talon_plays_known": stats.known_plays,

@@ -208,6 +208,12 @@ pub struct Stats {
     pub most_up: u32,
     /// Peak bytes of table and paths.
     pub peak_memory: usize,
+    /// Bytes the depth-first search's transposition table held at the end
+    /// (its buckets, used or not, and its recent cache), beside the
+    /// `stored` positions it held then: their ratio is what a stored
+    /// position costs (16-byte entries; about 17 bytes in a full table, up
+    /// to twice that just after it doubled). 0 for the layered search.
+    pub table_bytes: usize,
     /// Deepest path, in search moves.
     pub max_depth: usize,
     pub elapsed: Duration,
@@ -298,6 +304,7 @@ impl std::ops::AddAssign for Stats {
         self.progress_of_win = self.progress_of_win.max(o.progress_of_win);
         self.most_up = self.most_up.max(o.most_up);
         self.peak_memory = self.peak_memory.max(o.peak_memory);
+        self.table_bytes = self.table_bytes.max(o.table_bytes);
         self.max_depth = self.max_depth.max(o.max_depth);
         self.elapsed += o.elapsed;
         self.found_by = self.found_by.or(o.found_by);
@@ -947,6 +954,7 @@ fn drive_crew(game: &Game, limits: &Limits, options: &Options, mut dfs: Searcher
         stats.absorb(h);
     }
     stats.stored = table.alone().len() as u64;
+    stats.table_bytes = table.alone().bytes();
     let verdict = lock(&crew.verdict).take().expect("every thread finished");
     Outcome { verdict, stats }
 }
@@ -2057,6 +2065,7 @@ impl<'g> Searcher<'g> {
         self.stack = stack;
         let table = self.table.read();
         self.stats.stored = table.len() as u64;
+        self.stats.table_bytes = table.bytes();
         self.stats.replaced = table.replaced();
         self.stats.peak_memory = self.stats.peak_memory.max(table.bytes());
         drop(table);

@@ -2067,7 +2067,7 @@ impl<'g> Searcher<'g> {
         self.stats.stored = table.len() as u64;
         self.stats.table_bytes = table.bytes();
         self.stats.replaced = table.replaced();
-        self.stats.peak_memory = self.stats.peak_memory.max(table.bytes());
+        self.stats.peak_memory = self.stats.peak_memory.max(self.stats.table_bytes);
         drop(table);
         self.stats.elapsed = self.before + self.start.elapsed();
         r

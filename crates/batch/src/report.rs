@@ -90,7 +90,7 @@ pub struct Contents {
 /// of `keep`. A file that is empty, blank or a cut-short header reads as a
 /// report with no rows and no header; anything else that does not start
 /// with the header is not a report, and is an error. The header may be
-/// that of either [`Columns`].
+/// that of any of the [`Columns`].
 pub fn read(path: &Path, allow_torn: bool) -> Result<Contents, ReportError> {
     let bytes = fs::read(path).map_err(io_err(path))?;
     let bad = |line: u64, msg: String| ReportError::Bad {
@@ -653,9 +653,9 @@ pub fn write_new(path: &Path, rows: &[Row]) -> Result<(), ReportError> {
         })?;
     let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(f);
     let res = (|| -> Result<(), csv::Error> {
-        w.write_record(Columns::V3.header())?;
+        w.write_record(Columns::V4.header())?;
         for r in rows {
-            w.write_record(r.record(Columns::V3))?;
+            w.write_record(r.record(Columns::V4))?;
         }
         w.flush()?;
         Ok(())
@@ -690,6 +690,7 @@ mod tests {
                 "search".into()
             },
             most_up: 40 + seed as u32,
+            table_bytes: seed * 1000,
         }
     }
 
@@ -776,8 +777,9 @@ mod tests {
 
     /// A report of ten columns (written before `found_by`) reads with the
     /// column empty, resumes in its ten columns, side file too, and merges
-    /// into a report of all twelve; one of eleven (before `most_up`) reads
-    /// with it 0 and resumes in eleven; a new report has all twelve.
+    /// into a report of all thirteen; one of eleven (before `most_up`)
+    /// reads with it 0 and resumes in eleven, one of twelve (before
+    /// `table_bytes`) likewise; a new report has all thirteen.
     #[test]
     fn reports_without_found_by_read_resume_and_merge() {
         let dir = tempfile::tempdir().unwrap();
@@ -799,6 +801,7 @@ mod tests {
             Row {
                 found_by: String::new(),
                 most_up: 0,
+                table_bytes: 0,
                 ..row(2)
             }
         );
@@ -834,6 +837,7 @@ mod tests {
             c.rows[0].1,
             Row {
                 most_up: 0,
+                table_bytes: 0,
                 ..row(1)
             }
         );
@@ -846,27 +850,57 @@ mod tests {
             text2 + &v2(&row(2)) + "\n"
         );
 
+        // Twelve columns (before `table_bytes`): read with it 0, resumed
+        // in twelve.
+        let v3 = |r: &Row| r.record(Columns::V3).join(",");
+        let twelve = dir.path().join("twelve.csv");
+        let text3 = Columns::V3.header().join(",") + "\n" + &v3(&row(1)) + "\n";
+        fs::write(&twelve, &text3).unwrap();
+        fs::write(settings_path(&twelve), "max-nodes=9\n").unwrap();
+        let c = read(&twelve, false).unwrap();
+        assert_eq!(c.columns, Columns::V3);
+        assert_eq!(
+            c.rows[0].1,
+            Row {
+                table_bytes: 0,
+                ..row(1)
+            }
+        );
+        let (mut s, todo) = open(&twelve, true, &[1, 2]).unwrap();
+        assert_eq!(todo, [2]);
+        s.push(row(2)).unwrap();
+        s.finish().unwrap();
+        assert_eq!(
+            fs::read_to_string(&twelve).unwrap(),
+            text3 + &v3(&row(2)) + "\n"
+        );
+        assert!(v3(&row(2)).ends_with(",search,42"));
+
         let new = dir.path().join("new.csv");
         let (mut s, _) = open(&new, false, &[7, 8]).unwrap();
         s.push(row(7)).unwrap();
         s.push(row(8)).unwrap();
         s.finish().unwrap();
         let got = fs::read_to_string(&new).unwrap();
-        assert!(got.starts_with("game,rules,seed,verdict,solution_moves,nodes,stored,seconds,peak_memory,limit,found_by,most_up\n"), "{got}");
-        assert!(got.ends_with(",,search,48\n"), "{got}");
+        assert!(got.starts_with("game,rules,seed,verdict,solution_moves,nodes,stored,seconds,peak_memory,limit,found_by,most_up,table_bytes\n"), "{got}");
+        assert!(got.ends_with(",,search,48,8000\n"), "{got}");
         let c = read(&new, false).unwrap();
-        assert_eq!(c.columns, Columns::V3);
+        assert_eq!(c.columns, Columns::V4);
         assert_eq!(c.rows[1].1, row(8));
 
         let m = merge(&[old.clone(), new.clone()]).unwrap();
         let out = dir.path().join("merged.csv");
         write_new(&out, &m.rows).unwrap();
         let c = read(&out, false).unwrap();
-        assert_eq!(c.columns, Columns::V3);
+        assert_eq!(c.columns, Columns::V4);
         assert_eq!(c.rows.len(), 8);
         assert_eq!(c.rows[0].1.found_by, "");
         assert_eq!(c.rows[7].1.found_by, "search");
         assert_eq!((c.rows[0].1.most_up, c.rows[7].1.most_up), (0, 48));
+        assert_eq!(
+            (c.rows[0].1.table_bytes, c.rows[7].1.table_bytes),
+            (0, 8000)
+        );
         // A header of neither kind is not a report.
         let bad = dir.path().join("bad.csv");
         fs::write(&bad, "game,rules,seed,verdict\n").unwrap();

@@ -7,10 +7,12 @@ use demon_core::{GameKind, Rules, Source};
 use demon_solver::{solve_with, Limit, Limits, Options, Outcome};
 
 /// The columns of a report, in order. Reports written before `found_by`
-/// (2026-12-01) have the first ten ([`Columns::V1`]), and those written
-/// before `most_up` (2026-12-02) the first eleven ([`Columns::V2`]): they
-/// are still read, and a resumed run goes on writing their columns.
-pub const HEADER: [&str; 12] = [
+/// (2026-12-01) have the first ten ([`Columns::V1`]), those written
+/// before `most_up` (2026-12-02) the first eleven ([`Columns::V2`]), and
+/// those written before `table_bytes` (2026-12-03) the first twelve
+/// ([`Columns::V3`]): they are still read, and a resumed run goes on
+/// writing their columns.
+pub const HEADER: [&str; 13] = [
     "game",
     "rules",
     "seed",
@@ -23,6 +25,7 @@ pub const HEADER: [&str; 12] = [
     "limit",
     "found_by",
     "most_up",
+    "table_bytes",
 ];
 
 /// Which columns a report file has.
@@ -32,9 +35,11 @@ pub enum Columns {
     V1,
     /// The first eleven of [`HEADER`], without `most_up`.
     V2,
+    /// The first twelve of [`HEADER`], without `table_bytes`.
+    V3,
     /// All of [`HEADER`].
     #[default]
-    V3,
+    V4,
 }
 
 impl Columns {
@@ -43,13 +48,14 @@ impl Columns {
         match self {
             Columns::V1 => &HEADER[..10],
             Columns::V2 => &HEADER[..11],
-            Columns::V3 => &HEADER,
+            Columns::V3 => &HEADER[..12],
+            Columns::V4 => &HEADER,
         }
     }
 
     /// The columns whose header is `names`, if any.
     pub fn of<'a>(names: impl Iterator<Item = &'a str> + Clone) -> Option<Columns> {
-        [Columns::V3, Columns::V2, Columns::V1]
+        [Columns::V4, Columns::V3, Columns::V2, Columns::V1]
             .into_iter()
             .find(|c| names.clone().eq(c.header().iter().copied()))
     }
@@ -107,6 +113,13 @@ pub struct Row {
     /// layered search left unknown or lost before 2026-12-02's fix).
     #[serde(default)]
     pub most_up: u32,
+    /// Bytes the depth-first search's transposition table held at the
+    /// end ([`demon_solver::Stats::table_bytes`]), beside the `stored`
+    /// positions it held then: their ratio is what a stored position
+    /// costs. 0 for a layered search, and in reports written before the
+    /// column.
+    #[serde(default)]
+    pub table_bytes: u64,
 }
 
 #[cfg(test)]
@@ -127,6 +140,7 @@ impl Row {
             limit: String::new(),
             found_by: String::new(),
             most_up: 0,
+            table_bytes: 0,
         }
     }
 }
@@ -149,8 +163,11 @@ impl Row {
         if columns != Columns::V1 {
             r.push(self.found_by.clone());
         }
-        if columns == Columns::V3 {
+        if matches!(columns, Columns::V3 | Columns::V4) {
             r.push(self.most_up.to_string());
+        }
+        if columns == Columns::V4 {
+            r.push(self.table_bytes.to_string());
         }
         r
     }
@@ -179,6 +196,7 @@ impl Row {
                 _ => String::new(),
             },
             most_up: s.most_up,
+            table_bytes: s.table_bytes as u64,
         }
     }
 }

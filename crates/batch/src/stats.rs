@@ -123,19 +123,31 @@ impl Spread {
     }
 }
 
-/// The deal that stored the most positions: its peak memory over its
-/// positions is the cost of a stored position when the table dominates
-/// (small searches are dominated by fixed buffers instead).
+/// The deal that stored the most positions: what a stored position costs
+/// is its table's bytes over its positions, where the report records the
+/// table's size ([`Row::table_bytes`]); its peak memory over its positions
+/// counts the search paths and the searches beside the table too, and
+/// small searches are dominated by those fixed buffers.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Largest {
     pub seed: u64,
     pub stored: u64,
     pub peak_memory: u64,
+    /// 0 where the report does not record it (older reports, layered
+    /// searches).
+    pub table_bytes: u64,
 }
 
 impl Largest {
+    /// Peak memory over positions stored.
     pub fn bytes_per_position(&self) -> f64 {
         self.peak_memory as f64 / self.stored.max(1) as f64
+    }
+
+    /// The table's bytes over positions stored, where recorded.
+    pub fn table_bytes_per_position(&self) -> Option<f64> {
+        (self.table_bytes > 0 && self.stored > 0)
+            .then(|| self.table_bytes as f64 / self.stored as f64)
     }
 }
 
@@ -192,6 +204,7 @@ impl Summary {
                     seed: r.seed,
                     stored: r.stored,
                     peak_memory: r.peak_memory,
+                    table_bytes: r.table_bytes,
                 }),
             found_by: {
                 let won: Vec<&str> = rows
@@ -355,15 +368,27 @@ impl fmt::Display for Summary {
                 rate / 1e6
             )?;
         }
+        let mib = |b: u64| b as f64 / (1u64 << 20) as f64;
         if let Some(l) = self.largest.filter(|l| l.stored > 0) {
-            writeln!(
-                f,
-                "most positions stored: seed {}, {} positions; its peak memory {:.1} MiB, {:.0} bytes a position (the peak counts the search paths, the probes and the rollouts beside the table)",
-                l.seed,
-                l.stored,
-                l.peak_memory as f64 / (1u64 << 20) as f64,
-                l.bytes_per_position()
-            )?;
+            match l.table_bytes_per_position() {
+                Some(b) => writeln!(
+                    f,
+                    "most positions stored: seed {}, {} positions in a table of {:.1} MiB, {:.1} bytes a position; its peak memory {:.1} MiB (the table, the search paths, the probes and the rollouts)",
+                    l.seed,
+                    l.stored,
+                    mib(l.table_bytes),
+                    b,
+                    mib(l.peak_memory)
+                )?,
+                None => writeln!(
+                    f,
+                    "most positions stored: seed {}, {} positions; its peak memory {:.1} MiB, {:.0} bytes a position (the peak counts the search paths, the probes and the rollouts beside the table)",
+                    l.seed,
+                    l.stored,
+                    mib(l.peak_memory),
+                    l.bytes_per_position()
+                )?,
+            }
         }
         Ok(())
     }
@@ -501,10 +526,30 @@ mod tests {
         let l = s.largest.unwrap();
         assert_eq!((l.seed, l.stored, l.peak_memory), (2, 90, 9_900));
         assert_eq!(l.bytes_per_position(), 110.0);
+        // These rows do not record their tables' bytes.
+        assert_eq!(l.table_bytes_per_position(), None);
         let text = s.to_string();
         assert!(
             text.contains(
                 "most positions stored: seed 2, 90 positions; its peak memory 0.0 MiB, 110 bytes a position"
+            ),
+            "{text}"
+        );
+        // Where they do, the table's bytes over its positions.
+        let mut rows = rows;
+        rows[1].table_bytes = 1_548;
+        rows[1].stored = 90 << 20;
+        rows[1].peak_memory = 3 << 30;
+        let l = Summary::of(&rows).largest.unwrap();
+        assert_eq!(
+            l.table_bytes_per_position(),
+            Some(1_548.0 / (90 << 20) as f64)
+        );
+        rows[1].table_bytes = 1_548 << 20;
+        let text = Summary::of(&rows).to_string();
+        assert!(
+            text.contains(
+                "most positions stored: seed 2, 94371840 positions in a table of 1548.0 MiB, 17.2 bytes a position; its peak memory 3072.0 MiB"
             ),
             "{text}"
         );

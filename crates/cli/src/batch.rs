@@ -855,6 +855,8 @@ fn summary_json(first: &Row, last: &Row, missing: u64, s: &Summary) -> serde_jso
         serde_json::json!({
             "seed": l.seed, "stored": l.stored, "peak_memory": l.peak_memory,
             "bytes_per_position": l.bytes_per_position(),
+            "table_bytes": l.table_bytes,
+            "table_bytes_per_position": l.table_bytes_per_position(),
         })
     });
     let spread = |x: Option<demon_batch::stats::Spread>| {

@@ -423,7 +423,14 @@ fn retried_unknown_deals_merge_into_the_run_at_the_larger_limit() {
         assert!(o.status.success(), "{}", text(&o.stderr));
         o
     };
-    run(args("20k", &["--seeds", "1..120"], &base));
+    let o = run(args("20k", &["--seeds", "1..120"], &base));
+    // The summary costs a stored position by the largest search's table.
+    let out = text(&o.stdout);
+    assert!(
+        out.contains(" positions in a table of ")
+            && out.contains(" bytes a position; its peak memory "),
+        "{out}"
+    );
     let unknown = |p: &str| {
         std::fs::read_to_string(p)
             .unwrap()
@@ -433,20 +440,21 @@ fn retried_unknown_deals_merge_into_the_run_at_the_larger_limit() {
     };
     let before = unknown(&base);
     assert_eq!(before, 11, "unknown at 20,000 nodes");
-    // The last column names what found each win: here (one deck,
-    // unlimited redeals: no probes or rollouts by default) the search.
+    // found_by names what found each win: here (one deck, unlimited
+    // redeals: no probes or rollouts by default) the search. The last
+    // column, the table's bytes, holds at least the 16-byte entries of
+    // the positions stored.
     let report = std::fs::read_to_string(&base).unwrap();
     assert!(report.starts_with(
-        "game,rules,seed,verdict,solution_moves,nodes,stored,seconds,peak_memory,limit,found_by,most_up\n"
+        "game,rules,seed,verdict,solution_moves,nodes,stored,seconds,peak_memory,limit,found_by,most_up,table_bytes\n"
     ));
     let won = report.lines().filter(|l| l.contains(",won,")).count();
     assert!(won > 90, "{won} won");
     for l in report.lines().skip(1) {
-        assert_eq!(
-            l.rsplit(',').nth(1) == Some("search"),
-            l.contains(",won,"),
-            "{l}"
-        );
+        let f: Vec<&str> = l.split(',').collect();
+        assert_eq!(f[10] == "search", l.contains(",won,"), "{l}");
+        let (stored, table): (u64, u64) = (f[6].parse().unwrap(), f[12].parse().unwrap());
+        assert!(stored > 0 && table >= 16 * stored, "{l}");
     }
     let o = run(args("60000", &["--retry-unknown", &base], &retry));
     assert!(
@@ -850,8 +858,11 @@ fn reports_name_what_found_each_win() {
             ("ladder", 104)
         };
         assert!(line.contains(row), "{line}");
-        // found_by, then most_up: every card of a won deal.
+        // found_by, then most_up: every card of a won deal; then the
+        // table's bytes.
+        let (line, table) = line.rsplit_once(',').unwrap();
         assert!(line.ends_with(&format!(",,{by},{cards}")), "{line}");
+        assert!(table.parse::<u64>().unwrap() > 0, "{table}");
     }
 }
 

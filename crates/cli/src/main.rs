@@ -102,6 +102,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             format,
             show_positions,
             checkpoint,
+            log_every,
         } => {
             let rules = game.rules()?;
             let d = deal.load(&game, &rules)?;
@@ -118,6 +119,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 format,
                 show_positions,
                 checkpoint.as_deref().map(|p| (p, game.game.name())),
+                (log_every > 0).then(|| std::time::Duration::from_secs(log_every)),
             )?;
             out.flush()?;
             return Ok(code);

@@ -207,6 +207,7 @@ fn solve_interruptible(
     rules: &Rules,
     layout: &Layout,
     search: &crate::args::LimitArgs,
+    log_every: Option<Duration>,
 ) -> Result<Outcome> {
     let mut options = search.options(rules);
     static STOP: AtomicBool = AtomicBool::new(false);
@@ -219,7 +220,7 @@ fn solve_interruptible(
     .context("cannot install the Ctrl-C handler")?;
     options.stop = Some(demon_solver::StopFlag(&STOP));
     let limits = search.limits();
-    let outcome = with_progress(&mut options, &limits, |options| {
+    let outcome = with_progress(&mut options, &limits, log_every, |options| {
         demon_solver::solve_with(rules, layout, &limits, options)
     })?;
     Ok(outcome)
@@ -247,41 +248,67 @@ static PROGRESS: demon_solver::Progress = demon_solver::Progress {
 /// Runs `search`, showing on standard error, if it is a terminal, a line
 /// that says how far it has got (nodes and their rate, positions stored,
 /// peak memory against the limit), redrawn a few times a second and
-/// cleared at the end.
+/// cleared at the end. If standard error is not a terminal (a log file),
+/// the same line is written there every `log_every` instead (`None`:
+/// never), each after the time since the search started and with the
+/// rate since the line before, so that a long unattended run's log says
+/// how far it got.
 fn with_progress<T>(
     options: &mut demon_solver::Options,
     limits: &demon_solver::Limits,
+    log_every: Option<Duration>,
     search: impl FnOnce(&demon_solver::Options) -> T,
 ) -> T {
-    if !std::io::stderr().is_terminal() {
+    let terminal = std::io::stderr().is_terminal();
+    if !terminal && log_every.is_none() {
         return search(options);
     }
     options.progress = Some(demon_solver::ProgressBoard(&PROGRESS));
-    let pb = ProgressBar::new_spinner();
-    pb.set_style(
-        ProgressStyle::with_template("{spinner} {elapsed_precise} {wide_msg}")
-            .expect("valid template"),
-    );
-    pb.enable_steady_tick(Duration::from_millis(200));
-    if let Ok(mut g) = SHOWN.lock() {
-        *g = Some(pb.clone());
-    }
+    let pb = terminal.then(|| {
+        let pb = ProgressBar::new_spinner();
+        pb.set_style(
+            ProgressStyle::with_template("{spinner} {elapsed_precise} {wide_msg}")
+                .expect("valid template"),
+        );
+        pb.enable_steady_tick(Duration::from_millis(200));
+        if let Ok(mut g) = SHOWN.lock() {
+            *g = Some(pb.clone());
+        }
+        pb
+    });
     let done = AtomicBool::new(false);
+    let start = Instant::now();
     let out = std::thread::scope(|scope| {
         scope.spawn(|| {
-            // The rate counts from the first nodes shown: a resumed search
-            // starts from its earlier sittings' nodes.
+            // The rate counts from the first nodes shown (a resumed search
+            // starts from its earlier sittings' nodes), or in a log from
+            // the line before.
             let mut first: Option<(u64, Instant)> = None;
             while !done.load(Ordering::Relaxed) {
                 let nodes = PROGRESS.nodes.load(Ordering::Relaxed);
                 let (n0, t0) = *first.get_or_insert((nodes, Instant::now()));
-                if n0 == 0 && nodes > 0 {
+                if n0 == 0 && nodes > 0 && pb.is_some() {
                     first = Some((nodes, Instant::now()));
                 }
-                // A rate over less than a second says little.
                 let secs = t0.elapsed().as_secs_f64();
-                let rate = (secs >= 1.0).then(|| (nodes.saturating_sub(n0) as f64 / secs) as u64);
-                pb.set_message(progress_line(&PROGRESS, limits, rate));
+                let rate = |secs: f64| (nodes.saturating_sub(n0) as f64 / secs) as u64;
+                match (&pb, log_every) {
+                    // A rate over less than a second says little.
+                    (Some(pb), _) => pb.set_message(progress_line(
+                        &PROGRESS,
+                        limits,
+                        (secs >= 1.0).then(|| rate(secs)),
+                    )),
+                    (None, Some(every)) if t0.elapsed() >= every => {
+                        eprintln!(
+                            "after {}: {}",
+                            hms(start.elapsed()),
+                            progress_line(&PROGRESS, limits, Some(rate(secs)))
+                        );
+                        first = Some((nodes, Instant::now()));
+                    }
+                    _ => {}
+                }
                 std::thread::sleep(Duration::from_millis(100));
             }
         });
@@ -289,11 +316,19 @@ fn with_progress<T>(
         done.store(true, Ordering::Relaxed);
         out
     });
-    if let Ok(mut g) = SHOWN.lock() {
-        *g = None;
+    if let Some(pb) = pb {
+        if let Ok(mut g) = SHOWN.lock() {
+            *g = None;
+        }
+        pb.finish_and_clear();
     }
-    pb.finish_and_clear();
     out
+}
+
+/// A time as hours, minutes and seconds: `0:04:05`, `27:46:40`.
+fn hms(d: Duration) -> String {
+    let s = d.as_secs();
+    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
 }
 
 /// The progress line's text: `12.30 M nodes (1.23 M/s), 4.56 M
@@ -318,7 +353,7 @@ fn progress_line(
         crate::batch::mib(limits.max_memory)
     );
     if let Some(t) = limits.timeout {
-        s += &format!(", time limit {} s", t.as_secs());
+        s += &format!(", time limit {} s", t.as_secs_f64());
     }
     s
 }
@@ -341,6 +376,7 @@ fn solve_checkpointed(
     search: &crate::args::LimitArgs,
     path: &Path,
     game: &str,
+    log_every: Option<Duration>,
 ) -> Result<Outcome> {
     use demon_solver::checkpoint::{self, FileAfter};
     let mut options = search.options(rules);
@@ -363,7 +399,7 @@ fn solve_checkpointed(
         if std::fs::exists(path.join("search.ck")).unwrap_or(false) {
             eprintln!("resuming the layered search saved in {}", path.display());
         }
-        with_progress(&mut options, &limits, |options| {
+        with_progress(&mut options, &limits, log_every, |options| {
             demon_solver::layered::solve_layered_saving(
                 rules,
                 layout,
@@ -379,7 +415,7 @@ fn solve_checkpointed(
         if resume.is_some() {
             eprintln!("resuming the search saved in {}", path.display());
         }
-        with_progress(&mut options, &limits, |options| {
+        with_progress(&mut options, &limits, log_every, |options| {
             checkpoint::run(
                 rules,
                 layout,
@@ -449,10 +485,11 @@ pub fn run(
     format: OutFormat,
     show_positions: bool,
     checkpoint: Option<(&Path, &str)>,
+    log_every: Option<Duration>,
 ) -> Result<ExitCode> {
     let mut outcome = match checkpoint {
-        None => solve_interruptible(rules, layout, search)?,
-        Some((path, game)) => solve_checkpointed(rules, layout, search, path, game)?,
+        None => solve_interruptible(rules, layout, search, log_every)?,
+        Some((path, game)) => solve_checkpointed(rules, layout, search, path, game, log_every)?,
     };
     outcome.shorten_line(rules, layout);
     let Outcome { verdict, stats } = outcome;

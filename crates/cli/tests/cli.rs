@@ -325,6 +325,50 @@ fn a_full_table_stays_inside_max_memory_resident() {
     );
 }
 
+/// Off a terminal (here standard error is a pipe), `solve` writes its
+/// progress line every --log-every seconds, after the time since the
+/// search started; with 0 it writes none.
+#[test]
+fn a_solve_off_a_terminal_logs_its_progress() {
+    // Canfield `any` 500 is lost in about 20 minutes: 3.5 s do not decide
+    // it.
+    let run = |every: &str| {
+        let o = demon(&[
+            "solve",
+            "canfield",
+            "500",
+            "--group-moves",
+            "any",
+            "--max-memory",
+            "256M",
+            "--timeout",
+            "3.5",
+            "--log-every",
+            every,
+        ]);
+        assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+        stderr(&o)
+    };
+    let e = run("1");
+    let lines: Vec<&str> = e.lines().filter(|l| l.starts_with("after ")).collect();
+    assert!((2..=4).contains(&lines.len()), "{e}");
+    // A line comes at least a second after the one before.
+    let mut last = 0;
+    for l in &lines {
+        let secs: u64 = l["after 0:00:".len()..][..2].parse().unwrap();
+        assert!(secs > last, "{e}");
+        last = secs;
+        assert!(
+            l.contains(" nodes (")
+                && l.contains("/s), ")
+                && l.contains(" positions, peak memory ")
+                && l.ends_with(" of 256 MiB, time limit 3.5 s"),
+            "{l}"
+        );
+    }
+    assert!(!run("0").contains("after "));
+}
+
 #[test]
 fn the_layered_search_proves_a_loss() {
     // Chameleon 723, as in the solver's layered tests: 294,408 positions,

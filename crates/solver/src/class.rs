@@ -292,6 +292,45 @@ pub struct ClassFinder {
     tables: LevelTables,
     /// The levels of the last class analysed.
     lv: Levels,
+    /// [`ClassFinder::free_size`] of recent tableau card sets.
+    sizes: SizeMemo,
+}
+
+/// [`ClassFinder::free_size`] of the last tableau card sets asked about,
+/// one per slot of a hash of the set. The size depends only on the set and
+/// the level tables (the rules and the base), and a search asks about the
+/// same sets again and again: every move of a position that leaves the
+/// tableau's cards as they are (talon turns, reversible moves, reserve
+/// plays onto the foundations) meets the set again, and every move that
+/// adds or takes a card asks about its neighbour ([`ClassFinder::result_free`]).
+/// Emptied when the tables change.
+struct SizeMemo {
+    /// (card set, size + 1 or 0 for `None`); `NO_SET` marks an empty slot.
+    slots: Vec<(u64, u64)>,
+}
+
+/// Slots of [`SizeMemo`] (64 KiB).
+const SIZE_MEMO: usize = 4096;
+
+/// No card set: it has a bit beyond the 52 cards'.
+const NO_SET: u64 = u64::MAX;
+
+impl Default for SizeMemo {
+    fn default() -> SizeMemo {
+        SizeMemo {
+            slots: vec![(NO_SET, 0); SIZE_MEMO],
+        }
+    }
+}
+
+impl SizeMemo {
+    fn slot(cards: u64) -> usize {
+        (cards.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize % SIZE_MEMO
+    }
+
+    fn clear(&mut self) {
+        self.slots.fill((NO_SET, 0));
+    }
 }
 
 impl ClassFinder {
@@ -416,7 +455,14 @@ impl ClassFinder {
         let rules = g.rules();
         let ranks = rules.ranks;
         let base = g.base(st).map(|r| r.index());
-        let tkey = (base, rules.build as u8, rules.tableau_wrap as u8, ranks);
+        // The piles too, which the sizes kept with the tables depend on.
+        let tkey = (
+            base,
+            rules.build as u8,
+            rules.tableau_wrap as u8,
+            ranks,
+            rules.piles,
+        );
         if self.tables.0 != Some(tkey) {
             let level = |r: u8, c: Card| -> u8 {
                 match rules.build {
@@ -460,6 +506,7 @@ impl ClassFinder {
                 }
             }
             self.tables.0 = Some(tkey);
+            self.sizes.clear();
         }
     }
 
@@ -469,11 +516,11 @@ impl ClassFinder {
     /// when the rules are mergeable and the base is chosen.
     fn free(&mut self, g: &Game, st: &State, out: &mut State) -> Option<usize> {
         let cards = self.free_cards(g, st)?;
-        let lc = LevelCounts::of(cards, &self.tables);
-        let size = Self::free_size_of(g, cards.count_ones() as usize, &lc)?;
+        let size = self.free_size(g, cards)?;
         if size > FREE_CAP as u64 {
             return None;
         }
+        let lc = LevelCounts::of(cards, &self.tables);
         let lvl = &self.tables.1;
         let pairs = lc.pairs();
         let mut count = [0u8; 64];
@@ -558,10 +605,19 @@ impl ClassFinder {
 
     /// The number of arrangements of the tableau cards `cards` (saturating)
     /// when they form a free class: no cycle of levels among them, and a
-    /// positive slack. Needs the level tables filled.
-    fn free_size(&self, g: &Game, cards: u64) -> Option<u64> {
+    /// positive slack. Needs the level tables filled. Kept in
+    /// [`SizeMemo`].
+    fn free_size(&mut self, g: &Game, cards: u64) -> Option<u64> {
+        let i = SizeMemo::slot(cards);
+        let (set, v) = self.sizes.slots[i];
+        if set == cards {
+            return v.checked_sub(1);
+        }
         let lc = LevelCounts::of(cards, &self.tables);
-        Self::free_size_of(g, cards.count_ones() as usize, &lc)
+        let size = Self::free_size_of(g, cards.count_ones() as usize, &lc);
+        // A saturated size (beyond any cap) is kept one short of it.
+        self.sizes.slots[i] = (cards, size.map_or(0, |n| n.min(u64::MAX - 1) + 1));
+        size
     }
 
     /// [`ClassFinder::free_size`] of `n` tableau cards counted by level.
@@ -906,9 +962,9 @@ impl ClassFinder {
 
 /// Per card: its level, the level of the cards that build on it, its
 /// rank; per level: its cards, and the cards its cards build on (a bit per
-/// card index); for the rules and base in `.0`.
+/// card index); for the rules, the piles and the base in `.0`.
 struct LevelTables(
-    Option<(Option<u8>, u8, u8, u8)>,
+    Option<(Option<u8>, u8, u8, u8, u8)>,
     [u8; 52],
     [u8; 52],
     [u8; 52],
@@ -1070,6 +1126,60 @@ mod tests {
         println!("{checked} positions checked, {merged} in merged classes");
         assert!(checked > 5_000, "{checked} positions checked");
         assert!(merged > 500, "{merged} merged classes checked");
+    }
+
+    /// The sizes [`SizeMemo`] keeps are fresh counts: along random
+    /// playouts of Superior Canfield (spaces take anything, so classes are
+    /// free), at full size and with few ranks, one finder, its memo filled
+    /// along the way, forms each position's class as a new finder does,
+    /// and gives the tableau's card set, and that set with each card put
+    /// in or taken out, the size counted afresh.
+    #[test]
+    fn kept_free_sizes_are_fresh_counts() {
+        let (mut free, mut sets) = (0usize, 0usize);
+        for ranks in [None, Some(5), Some(7)] {
+            let o = RuleOverrides {
+                ranks,
+                reserve: ranks.map(|_| 4),
+                ..Default::default()
+            };
+            let rules = Rules::resolve(GameKind::SuperiorCanfield, Reading::Standard, &o).unwrap();
+            for seed in 0..10u64 {
+                let game = Game::new(&rules, &Source::Native(seed).layout(&rules)).unwrap();
+                let mut kept = ClassFinder::default();
+                let (mut a, mut b) = (game.initial(), game.initial());
+                let mut st = game.initial();
+                let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+                for _ in 0..300 {
+                    let form = kept.form(&game, &st, &mut a);
+                    assert_eq!(form, ClassFinder::default().form(&game, &st, &mut b));
+                    if let Form::Free(_) = form {
+                        assert_eq!(fingerprint(&game, &a), fingerprint(&game, &b));
+                        free += 1;
+                    }
+                    if let Some(cards) = kept.free_cards(&game, &st) {
+                        for z in 0..=52 {
+                            // Any set of the 52 cards has a count.
+                            let set = if z == 52 { cards } else { cards ^ 1 << z };
+                            let lc = LevelCounts::of(set, &kept.tables);
+                            let want =
+                                ClassFinder::free_size_of(&game, set.count_ones() as usize, &lc);
+                            assert_eq!(
+                                kept.free_size(&game, set).map(|n| n.min(u64::MAX - 1)),
+                                want.map(|n| n.min(u64::MAX - 1))
+                            );
+                            sets += 1;
+                        }
+                    }
+                    if !random_step(&game, &mut st, &mut rng) {
+                        break;
+                    }
+                }
+            }
+        }
+        println!("{free} free classes, {sets} card sets checked");
+        assert!(free > 100, "{free} free classes");
+        assert!(sets > 10_000, "{sets} card sets");
     }
 
     /// Checks the positions of one random playout; returns how many, and

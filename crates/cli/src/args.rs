@@ -78,7 +78,7 @@ pub enum Command {
         checkpoint: Option<std::path::PathBuf>,
         /// When standard error is not a terminal (a log file, or under
         /// nohup), write the progress line there every SECS seconds (0:
-        /// never), after the time since the search started: "after
+        /// never), after the time since this run started: "after
         /// 0:10:00: 612.30 M nodes (1.02 M/s), 98.20 M positions, peak
         /// memory 1.6 GiB of 4.0 GiB". On a terminal the line is redrawn
         /// in place instead.

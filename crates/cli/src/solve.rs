@@ -250,9 +250,10 @@ static PROGRESS: demon_solver::Progress = demon_solver::Progress {
 /// peak memory against the limit), redrawn a few times a second and
 /// cleared at the end. If standard error is not a terminal (a log file),
 /// the same line is written there every `log_every` instead (`None`:
-/// never), each after the time since the search started and with the
-/// rate since the line before, so that a long unattended run's log says
-/// how far it got.
+/// never), each after the time since this run started and with the rate
+/// since the line before, so that a long unattended run's log says how
+/// far it got (a search resumed from a save counts its earlier sittings'
+/// nodes and positions too, as the final answer does).
 fn with_progress<T>(
     options: &mut demon_solver::Options,
     limits: &demon_solver::Limits,
@@ -281,30 +282,36 @@ fn with_progress<T>(
     let out = std::thread::scope(|scope| {
         scope.spawn(|| {
             // The rate counts from the first nodes shown (a resumed search
-            // starts from its earlier sittings' nodes), or in a log from
-            // the line before.
+            // starts from its earlier sittings' nodes), and in a log from
+            // the line before. Log lines fall due every `log_every` from
+            // the start.
             let mut first: Option<(u64, Instant)> = None;
+            let mut due = log_every.map(|every| (start + every, every));
             while !done.load(Ordering::Relaxed) {
                 let nodes = PROGRESS.nodes.load(Ordering::Relaxed);
                 let (n0, t0) = *first.get_or_insert((nodes, Instant::now()));
-                if n0 == 0 && nodes > 0 && pb.is_some() {
+                if n0 == 0 && nodes > 0 {
                     first = Some((nodes, Instant::now()));
                 }
                 let secs = t0.elapsed().as_secs_f64();
                 let rate = |secs: f64| (nodes.saturating_sub(n0) as f64 / secs) as u64;
-                match (&pb, log_every) {
+                match (&pb, &mut due) {
                     // A rate over less than a second says little.
                     (Some(pb), _) => pb.set_message(progress_line(
                         &PROGRESS,
                         limits,
                         (secs >= 1.0).then(|| rate(secs)),
                     )),
-                    (None, Some(every)) if t0.elapsed() >= every => {
-                        eprintln!(
-                            "after {}: {}",
-                            hms(start.elapsed()),
-                            progress_line(&PROGRESS, limits, Some(rate(secs)))
-                        );
+                    (None, Some((at, every))) if Instant::now() >= *at => {
+                        // Not after the search's end (its answer follows).
+                        if !done.load(Ordering::Relaxed) {
+                            eprintln!(
+                                "after {}: {}",
+                                hms(start.elapsed()),
+                                progress_line(&PROGRESS, limits, Some(rate(secs)))
+                            );
+                        }
+                        *at += *every;
                         first = Some((nodes, Instant::now()));
                     }
                     _ => {}

@@ -352,7 +352,7 @@ fn a_solve_off_a_terminal_logs_its_progress() {
     let e = run("1");
     let lines: Vec<&str> = e.lines().filter(|l| l.starts_with("after ")).collect();
     assert!((2..=4).contains(&lines.len()), "{e}");
-    // A line comes at least a second after the one before.
+    // The lines come in order of time, one a second.
     let mut last = 0;
     for l in &lines {
         let secs: u64 = l["after 0:00:".len()..][..2].parse().unwrap();

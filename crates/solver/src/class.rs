@@ -309,7 +309,7 @@ struct SizeMemo {
     slots: Vec<(u64, u64)>,
 }
 
-/// Slots of [`SizeMemo`] (64 KiB).
+/// Slots of [`SizeMemo`] (64 KiB; a power of two).
 const SIZE_MEMO: usize = 4096;
 
 /// No card set: it has a bit beyond the 52 cards'.
@@ -325,7 +325,7 @@ impl Default for SizeMemo {
 
 impl SizeMemo {
     fn slot(cards: u64) -> usize {
-        (cards.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize % SIZE_MEMO
+        (cards.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - SIZE_MEMO.trailing_zeros())) as usize
     }
 
     fn clear(&mut self) {
@@ -1130,25 +1130,66 @@ mod tests {
 
     /// The sizes [`SizeMemo`] keeps are fresh counts: along random
     /// playouts of Superior Canfield (spaces take anything, so classes are
-    /// free), at full size and with few ranks, one finder, its memo filled
-    /// along the way, forms each position's class as a new finder does,
-    /// and gives the tableau's card set, and that set with each card put
-    /// in or taken out, the size counted afresh.
+    /// free), at full size and with few ranks, with other build rules,
+    /// wraps and piles, one finder, its memo filled along the way and kept
+    /// from game to game (it is emptied when the rules or the base
+    /// change), forms each position's
+    /// class as a new finder does, and gives the tableau's card set, and
+    /// that set with each card put in or taken out, the size counted
+    /// afresh.
     #[test]
     fn kept_free_sizes_are_fresh_counts() {
-        let (mut free, mut sets) = (0usize, 0usize);
-        for ranks in [None, Some(5), Some(7)] {
+        // The memo's answer for `set` against a count afresh.
+        fn check(kept: &mut ClassFinder, game: &Game, set: u64) {
+            let lc = LevelCounts::of(set, &kept.tables);
+            let want = ClassFinder::free_size_of(game, set.count_ones() as usize, &lc);
+            let kept = kept.free_size(game, set);
+            // The memo keeps a saturated size one short.
+            let cut = |n: Option<u64>| n.map(|n| n.min(u64::MAX - 1));
+            assert_eq!(cut(kept), cut(want), "{set:#x}");
+        }
+        let (mut free, mut sets, mut again) = (0usize, 0usize, 0usize);
+        let mut kept = ClassFinder::default();
+        // The tableau card sets of the game before.
+        let mut before: Vec<u64> = Vec::new();
+        use demon_core::rules::{Build, TableauWrap};
+        let builds = [Build::AltColour, Build::Suit, Build::AnySuit];
+        let wraps = [TableauWrap::KingOnAce, TableauWrap::No, TableauWrap::AtBase];
+        for (ranks, piles, build, wrap) in [
+            (None, 4, 0, 0),
+            (Some(5), 4, 0, 0),
+            (None, 4, 1, 0),
+            (None, 5, 1, 0),
+            (Some(7), 4, 2, 1),
+            (None, 3, 2, 2),
+            (None, 4, 0, 1),
+        ] {
             let o = RuleOverrides {
                 ranks,
                 reserve: ranks.map(|_| 4),
+                // One base for all, so that only the rules change the
+                // tables from game to game (and only the piles, between
+                // the third and the fourth).
+                base: Some(demon_core::rules::Base::Fixed(
+                    demon_core::Rank::new(0).unwrap(),
+                )),
+                piles: Some(piles),
+                build: Some(builds[build]),
+                tableau_wrap: Some(wraps[wrap]),
                 ..Default::default()
             };
             let rules = Rules::resolve(GameKind::SuperiorCanfield, Reading::Standard, &o).unwrap();
-            for seed in 0..10u64 {
+            for seed in 0..5u64 {
                 let game = Game::new(&rules, &Source::Native(seed).layout(&rules)).unwrap();
-                let mut kept = ClassFinder::default();
                 let (mut a, mut b) = (game.initial(), game.initial());
                 let mut st = game.initial();
+                // This game's tables (its rules and base), then the sets
+                // the memo may still hold from the game before.
+                assert!(kept.free_cards(&game, &st).is_some());
+                for set in before.drain(..) {
+                    check(&mut kept, &game, set);
+                    again += 1;
+                }
                 let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
                 for _ in 0..300 {
                     let form = kept.form(&game, &st, &mut a);
@@ -1158,15 +1199,13 @@ mod tests {
                         free += 1;
                     }
                     if let Some(cards) = kept.free_cards(&game, &st) {
+                        before.push(cards);
                         for z in 0..=52 {
                             // Any set of the 52 cards has a count.
-                            let set = if z == 52 { cards } else { cards ^ 1 << z };
-                            let lc = LevelCounts::of(set, &kept.tables);
-                            let want =
-                                ClassFinder::free_size_of(&game, set.count_ones() as usize, &lc);
-                            assert_eq!(
-                                kept.free_size(&game, set).map(|n| n.min(u64::MAX - 1)),
-                                want.map(|n| n.min(u64::MAX - 1))
+                            check(
+                                &mut kept,
+                                &game,
+                                if z == 52 { cards } else { cards ^ 1 << z },
                             );
                             sets += 1;
                         }
@@ -1177,9 +1216,12 @@ mod tests {
                 }
             }
         }
-        println!("{free} free classes, {sets} card sets checked");
+        println!("{free} free classes, {sets} card sets checked, {again} again in the next game");
         assert!(free > 100, "{free} free classes");
-        assert!(sets > 10_000, "{sets} card sets");
+        assert!(
+            sets > 10_000 && again > 1_000,
+            "{sets} card sets, {again} again"
+        );
     }
 
     /// Checks the positions of one random playout; returns how many, and

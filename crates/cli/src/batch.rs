@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Sender};
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use clap::Parser;
@@ -74,6 +74,17 @@ pub struct RunArgs<'a> {
     pub checkpoints: Option<PathBuf>,
     /// `--keep-unknown` (batch only, with `--checkpoint-dir`).
     pub keep_unknown: bool,
+    /// `--log-every` (`None` for 0).
+    pub log: Option<Log>,
+}
+
+/// Lines on standard error that say how far a run has got, every `every`
+/// from `start`, when no progress bar is drawn (standard error is not a
+/// terminal).
+#[derive(Clone, Copy, Debug)]
+pub struct Log {
+    pub every: Duration,
+    pub start: Instant,
 }
 
 impl<'a> RunArgs<'a> {
@@ -113,6 +124,10 @@ impl<'a> RunArgs<'a> {
             limits,
             checkpoints: None,
             keep_unknown: false,
+            log: (run.log_every > 0).then(|| Log {
+                every: Duration::from_secs(run.log_every),
+                start: Instant::now(),
+            }),
         })
     }
 
@@ -402,13 +417,15 @@ fn running_rate(t: &Tally) -> String {
     s
 }
 
-/// Solves `todo` into `sink`, drawing progress, until done or Ctrl-C.
+/// Solves `todo` into `sink`, drawing progress (or, where `pb` is hidden,
+/// writing it every `log.every`), until done or Ctrl-C.
 fn drive(
     job: Job,
     todo: Vec<u64>,
     threads: usize,
     sink: &mut Sink,
     pb: &ProgressBar,
+    log: Option<Log>,
 ) -> Result<End> {
     if todo.is_empty() {
         return Ok(End::Complete);
@@ -423,19 +440,39 @@ fn drive(
         return Ok(End::Interrupted);
     }
     let saving = job.checkpoints.clone();
+    let todo_len = todo.len() as u64;
     run::spawn(Arc::new(job), todo, threads, stop, tx)
         .context("cannot start the worker threads")?;
     let mut tally = Tally::default();
     for r in sink.rows() {
         tally.add(r.verdict);
     }
+    let deals = tally.0.iter().sum::<u64>() + todo_len;
+    // The next log line falls due at the first multiple of `every` from
+    // the start still ahead.
+    let mut due = log.filter(|_| pb.is_hidden()).map(|l| {
+        let k = l.start.elapsed().as_secs_f64() / l.every.as_secs_f64();
+        (l.start + l.every.mul_f64(k.floor() + 1.0), l)
+    });
     let mut saved = Vec::new();
     let end = loop {
         let event = match rx.recv_timeout(Duration::from_millis(500)) {
             Ok(e) => Ok(e),
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 if !stop.load(Ordering::Relaxed) {
-                    pb.set_message(running_rate(&tally) + &in_progress(run::boards(threads)));
+                    let now = running_rate(&tally) + &in_progress(run::boards(threads));
+                    match &mut due {
+                        Some((at, l)) if Instant::now() >= *at => {
+                            eprintln!(
+                                "after {}: {} of {deals} deals done, {now}",
+                                crate::solve::hms(l.start.elapsed()),
+                                tally.0.iter().sum::<u64>()
+                            );
+                            *at += l.every;
+                        }
+                        Some(_) => {}
+                        None => pb.set_message(now),
+                    }
                 }
                 continue;
             }
@@ -550,7 +587,7 @@ pub fn batch(
         }
     );
     let pb = progress(todo.len() as u64);
-    let end = drive(job, todo, threads, &mut sink, &pb)?;
+    let end = drive(job, todo, threads, &mut sink, &pb, run.log)?;
     pb.finish_and_clear();
     let rows: Vec<Row> = sink.rows().cloned().collect();
     // The report is settled before anything is printed (a closed stdout
@@ -711,7 +748,7 @@ pub fn compare(
     for (job, mut sink, todo) in plans {
         let signature = job.rules.signature();
         if !interrupted {
-            if let End::Interrupted = drive(job, todo, threads, &mut sink, &pb)? {
+            if let End::Interrupted = drive(job, todo, threads, &mut sink, &pb, run.log)? {
                 interrupted = true;
             }
         }

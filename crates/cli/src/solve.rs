@@ -333,7 +333,7 @@ fn with_progress<T>(
 }
 
 /// A time as hours, minutes and seconds: `0:04:05`, `27:46:40`.
-fn hms(d: Duration) -> String {
+pub fn hms(d: Duration) -> String {
     let s = d.as_secs();
     format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
 }

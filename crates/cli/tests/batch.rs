@@ -946,3 +946,58 @@ fn kept_unknown_deals_go_on_in_a_retry_at_larger_limits() {
         text(&o.stderr)
     );
 }
+
+/// Off a terminal (here standard error is a pipe), a batch writes how far
+/// it has got every --log-every seconds; with 0, never.
+#[test]
+fn a_batch_off_a_terminal_logs_its_progress() {
+    let d = dir();
+    let run = |every: &str, csv: &str| {
+        let csv = d.path().join(csv);
+        // Canfield `any` 500 is lost in about 20 minutes: 2.5 s do not
+        // decide it.
+        let o = demon(&[
+            "batch",
+            "canfield",
+            "--group-moves",
+            "any",
+            "--seeds",
+            "499..500",
+            "--jobs",
+            "1",
+            "--max-memory",
+            "256M",
+            "--timeout",
+            "2.5",
+            "--log-every",
+            every,
+            "--csv",
+            csv.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        text(&o.stderr)
+    };
+    let e = run("1", "a.csv");
+    let lines: Vec<&str> = e.lines().filter(|l| l.starts_with("after ")).collect();
+    assert!((2..=4).contains(&lines.len()), "{e}");
+    // Seed 499 is won in well under a second (then a line says "1 of 2
+    // deals done, won 100.00% of decided"); 500 is then in progress. The
+    // lines come in order of time, one a second.
+    let mut last = 0;
+    for l in &lines {
+        let secs: u64 = l["after 0:00:".len()..][..2].parse().unwrap();
+        assert!(secs > last, "{e}");
+        last = secs;
+        assert!(
+            l.contains(" of 2 deals done, ")
+                && l.contains("; in progress: ")
+                && l.ends_with(" positions"),
+            "{e}"
+        );
+    }
+    assert!(
+        e.contains(" 1 of 2 deals done, won 100.00% of decided; "),
+        "{e}"
+    );
+    assert!(!run("0", "b.csv").contains("after "));
+}

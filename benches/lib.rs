@@ -18,10 +18,11 @@ pub struct SetRun {
     pub nodes: u64,
     /// Wall time for the whole set.
     pub secs: f64,
-    /// Peak memory and positions stored of the deal that stored the most
-    /// positions, for bytes per position.
+    /// Peak memory, positions stored and table bytes of the deal that
+    /// stored the most positions, for bytes per position.
     pub big_bytes: usize,
     pub big_stored: u64,
+    pub big_table: usize,
 }
 
 /// Solves native seeds `seeds` under `rules`, one after the other.
@@ -38,6 +39,7 @@ pub fn run_set(
         nodes: 0,
         secs: 0.0,
         big_bytes: 0,
+        big_table: 0,
         big_stored: 0,
     };
     let t = Instant::now();
@@ -51,7 +53,11 @@ pub fn run_set(
         }
         run.nodes += out.stats.nodes;
         if out.stats.stored > run.big_stored {
-            (run.big_bytes, run.big_stored) = (out.stats.peak_memory, out.stats.stored);
+            (run.big_bytes, run.big_stored, run.big_table) = (
+                out.stats.peak_memory,
+                out.stats.stored,
+                out.stats.table_bytes,
+            );
         }
     }
     run.secs = t.elapsed().as_secs_f64();

@@ -146,8 +146,7 @@ impl Largest {
 
     /// The table's bytes over positions stored, where recorded.
     pub fn table_bytes_per_position(&self) -> Option<f64> {
-        (self.table_bytes > 0 && self.stored > 0)
-            .then(|| self.table_bytes as f64 / self.stored as f64)
+        demon_solver::table_bytes_per_position(self.table_bytes, self.stored)
     }
 }
 

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Sender};
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use clap::Parser;
@@ -18,6 +18,7 @@ use demon_batch::{seeds, Job, Row, SeedRange, Shard, Sink, Summary, Verdict};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::args::{GameArgs, LimitArgs, OutFormat, RunOpts};
+use crate::solve::{Log, LogClock};
 
 /// Exit code of a run stopped by Ctrl-C (128 + SIGINT, as shells expect).
 pub const EXIT_INTERRUPTED: u8 = 130;
@@ -74,17 +75,9 @@ pub struct RunArgs<'a> {
     pub checkpoints: Option<PathBuf>,
     /// `--keep-unknown` (batch only, with `--checkpoint-dir`).
     pub keep_unknown: bool,
-    /// `--log-every` (`None` for 0).
+    /// `--log-every` (`None` for 0): lines on standard error that say how
+    /// far the run has got, when no progress bar is drawn.
     pub log: Option<Log>,
-}
-
-/// Lines on standard error that say how far a run has got, every `every`
-/// from `start`, when no progress bar is drawn (standard error is not a
-/// terminal).
-#[derive(Clone, Copy, Debug)]
-pub struct Log {
-    pub every: Duration,
-    pub start: Instant,
 }
 
 impl<'a> RunArgs<'a> {
@@ -124,10 +117,7 @@ impl<'a> RunArgs<'a> {
             limits,
             checkpoints: None,
             keep_unknown: false,
-            log: (run.log_every > 0).then(|| Log {
-                every: Duration::from_secs(run.log_every),
-                start: Instant::now(),
-            }),
+            log: Log::every(run.log_every),
         })
     }
 
@@ -448,12 +438,7 @@ fn drive(
         tally.add(r.verdict);
     }
     let deals = tally.0.iter().sum::<u64>() + todo_len;
-    // The next log line falls due at the first multiple of `every` from
-    // the start still ahead.
-    let mut due = log.filter(|_| pb.is_hidden()).map(|l| {
-        let k = l.start.elapsed().as_secs_f64() / l.every.as_secs_f64();
-        (l.start + l.every.mul_f64(k.floor() + 1.0), l)
-    });
+    let mut due = log.filter(|_| pb.is_hidden()).map(LogClock::new);
     let mut saved = Vec::new();
     let end = loop {
         let event = match rx.recv_timeout(Duration::from_millis(500)) {
@@ -462,15 +447,15 @@ fn drive(
                 if !stop.load(Ordering::Relaxed) {
                     let now = running_rate(&tally) + &in_progress(run::boards(threads));
                     match &mut due {
-                        Some((at, l)) if Instant::now() >= *at => {
-                            eprintln!(
-                                "after {}: {} of {deals} deals done, {now}",
-                                crate::solve::hms(l.start.elapsed()),
-                                tally.0.iter().sum::<u64>()
-                            );
-                            *at += l.every;
+                        Some(clock) => {
+                            if clock.ready() {
+                                eprintln!(
+                                    "after {}: {} of {deals} deals done, {now}",
+                                    clock.since_start(),
+                                    tally.0.iter().sum::<u64>()
+                                );
+                            }
                         }
-                        Some(_) => {}
                         None => pb.set_message(now),
                     }
                 }

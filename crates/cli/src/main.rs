@@ -119,7 +119,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 format,
                 show_positions,
                 checkpoint.as_deref().map(|p| (p, game.game.name())),
-                (log_every > 0).then(|| std::time::Duration::from_secs(log_every)),
+                solve::Log::every(log_every),
             )?;
             out.flush()?;
             return Ok(code);

@@ -207,7 +207,7 @@ fn solve_interruptible(
     rules: &Rules,
     layout: &Layout,
     search: &crate::args::LimitArgs,
-    log_every: Option<Duration>,
+    log: Option<Log>,
 ) -> Result<Outcome> {
     let mut options = search.options(rules);
     static STOP: AtomicBool = AtomicBool::new(false);
@@ -220,7 +220,7 @@ fn solve_interruptible(
     .context("cannot install the Ctrl-C handler")?;
     options.stop = Some(demon_solver::StopFlag(&STOP));
     let limits = search.limits();
-    let outcome = with_progress(&mut options, &limits, log_every, |options| {
+    let outcome = with_progress(&mut options, &limits, log, |options| {
         demon_solver::solve_with(rules, layout, &limits, options)
     })?;
     Ok(outcome)
@@ -249,19 +249,19 @@ static PROGRESS: demon_solver::Progress = demon_solver::Progress {
 /// that says how far it has got (nodes and their rate, positions stored,
 /// peak memory against the limit), redrawn a few times a second and
 /// cleared at the end. If standard error is not a terminal (a log file),
-/// the same line is written there every `log_every` instead (`None`:
-/// never), each after the time since this run started and with the rate
+/// the same line is written there as `log`'s lines fall due instead
+/// (`None`: never), each after the time since this run started and with the rate
 /// since the line before, so that a long unattended run's log says how
 /// far it got (a search resumed from a save counts its earlier sittings'
 /// nodes and positions too, as the final answer does).
 fn with_progress<T>(
     options: &mut demon_solver::Options,
     limits: &demon_solver::Limits,
-    log_every: Option<Duration>,
+    log: Option<Log>,
     search: impl FnOnce(&demon_solver::Options) -> T,
 ) -> T {
     let terminal = std::io::stderr().is_terminal();
-    if !terminal && log_every.is_none() {
+    if !terminal && log.is_none() {
         return search(options);
     }
     options.progress = Some(demon_solver::ProgressBoard(&PROGRESS));
@@ -278,15 +278,13 @@ fn with_progress<T>(
         pb
     });
     let done = AtomicBool::new(false);
-    let start = Instant::now();
     let out = std::thread::scope(|scope| {
         scope.spawn(|| {
             // The rate counts from the first nodes shown (a resumed search
             // starts from its earlier sittings' nodes), and in a log from
-            // the line before. Log lines fall due every `log_every` from
-            // the start.
+            // the line before.
             let mut first: Option<(u64, Instant)> = None;
-            let mut due = log_every.map(|every| (start + every, every));
+            let mut due = log.map(LogClock::new);
             while !done.load(Ordering::Relaxed) {
                 let nodes = PROGRESS.nodes.load(Ordering::Relaxed);
                 let (n0, t0) = *first.get_or_insert((nodes, Instant::now()));
@@ -302,19 +300,21 @@ fn with_progress<T>(
                         limits,
                         (secs >= 1.0).then(|| rate(secs)),
                     )),
-                    (None, Some((at, every))) if Instant::now() >= *at => {
-                        // Not after the search's end (its answer follows).
-                        if !done.load(Ordering::Relaxed) {
-                            eprintln!(
-                                "after {}: {}",
-                                hms(start.elapsed()),
-                                progress_line(&PROGRESS, limits, Some(rate(secs)))
-                            );
+                    (None, Some(clock)) => {
+                        if clock.ready() {
+                            // Not after the search's end (its answer
+                            // follows).
+                            if !done.load(Ordering::Relaxed) {
+                                eprintln!(
+                                    "after {}: {}",
+                                    clock.since_start(),
+                                    progress_line(&PROGRESS, limits, Some(rate(secs)))
+                                );
+                            }
+                            first = Some((nodes, Instant::now()));
                         }
-                        *at += *every;
-                        first = Some((nodes, Instant::now()));
                     }
-                    _ => {}
+                    (None, None) => {}
                 }
                 std::thread::sleep(Duration::from_millis(100));
             }
@@ -332,10 +332,56 @@ fn with_progress<T>(
     out
 }
 
-/// A time as hours, minutes and seconds: `0:04:05`, `27:46:40`.
-pub fn hms(d: Duration) -> String {
-    let s = d.as_secs();
-    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+/// Progress lines written to standard error off a terminal (`--log-every`):
+/// one falls due every `every` from `start`, the run's start.
+#[derive(Clone, Copy, Debug)]
+pub struct Log {
+    pub every: Duration,
+    pub start: Instant,
+}
+
+impl Log {
+    /// Lines every `secs` seconds from now; `None` for 0 (never).
+    pub fn every(secs: u64) -> Option<Log> {
+        (secs > 0).then(|| Log {
+            every: Duration::from_secs(secs),
+            start: Instant::now(),
+        })
+    }
+}
+
+/// When the lines of a [`Log`] fall due, from the first still ahead when
+/// the clock is made (a run of several searches, as `compare`'s, makes
+/// one a search and keeps to the run's multiples of `every`).
+pub struct LogClock {
+    log: Log,
+    at: Instant,
+}
+
+impl LogClock {
+    pub fn new(log: Log) -> LogClock {
+        let k = log.start.elapsed().as_secs_f64() / log.every.as_secs_f64();
+        LogClock {
+            log,
+            at: log.start + log.every.mul_f64(k.floor() + 1.0),
+        }
+    }
+
+    /// Whether a line is due now; if so, the next falls due `every` later.
+    pub fn ready(&mut self) -> bool {
+        if Instant::now() < self.at {
+            return false;
+        }
+        self.at += self.log.every;
+        true
+    }
+
+    /// The time since the run started, as hours, minutes and seconds:
+    /// `0:04:05`, `27:46:40`.
+    pub fn since_start(&self) -> String {
+        let s = self.log.start.elapsed().as_secs();
+        format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+    }
 }
 
 /// The progress line's text: `12.30 M nodes (1.23 M/s), 4.56 M
@@ -383,7 +429,7 @@ fn solve_checkpointed(
     search: &crate::args::LimitArgs,
     path: &Path,
     game: &str,
-    log_every: Option<Duration>,
+    log: Option<Log>,
 ) -> Result<Outcome> {
     use demon_solver::checkpoint::{self, FileAfter};
     let mut options = search.options(rules);
@@ -406,7 +452,7 @@ fn solve_checkpointed(
         if std::fs::exists(path.join("search.ck")).unwrap_or(false) {
             eprintln!("resuming the layered search saved in {}", path.display());
         }
-        with_progress(&mut options, &limits, log_every, |options| {
+        with_progress(&mut options, &limits, log, |options| {
             demon_solver::layered::solve_layered_saving(
                 rules,
                 layout,
@@ -422,7 +468,7 @@ fn solve_checkpointed(
         if resume.is_some() {
             eprintln!("resuming the search saved in {}", path.display());
         }
-        with_progress(&mut options, &limits, log_every, |options| {
+        with_progress(&mut options, &limits, log, |options| {
             checkpoint::run(
                 rules,
                 layout,
@@ -492,11 +538,11 @@ pub fn run(
     format: OutFormat,
     show_positions: bool,
     checkpoint: Option<(&Path, &str)>,
-    log_every: Option<Duration>,
+    log: Option<Log>,
 ) -> Result<ExitCode> {
     let mut outcome = match checkpoint {
-        None => solve_interruptible(rules, layout, search, log_every)?,
-        Some((path, game)) => solve_checkpointed(rules, layout, search, path, game, log_every)?,
+        None => solve_interruptible(rules, layout, search, log)?,
+        Some((path, game)) => solve_checkpointed(rules, layout, search, path, game, log)?,
     };
     outcome.shorten_line(rules, layout);
     let Outcome { verdict, stats } = outcome;
@@ -540,15 +586,10 @@ pub fn run(
                 "nodes {}, positions stored {}{}, table hits {}, safe moves {}, moves slept {}, talon plays known {}, positions merged {}, dead ends {}, paths split {}{}, positions forgotten {}, table shrinks {}{}, rollout nodes {}{}, peak memory {:.1} MiB{}, time {:.3} s ({:.0} nodes/s)",
                 stats.nodes,
                 stats.stored,
-                if stats.table_bytes > 0 && stats.stored > 0 {
-                    format!(
-                        " ({:.1} bytes each, in a table of {:.1} MiB)",
-                        stats.table_bytes as f64 / stats.stored as f64,
-                        stats.table_bytes as f64 / (1 << 20) as f64
-                    )
-                } else {
-                    String::new()
-                },
+                stats.table_bytes_per_position().map_or(String::new(), |b| format!(
+                    " ({b:.1} bytes each, in a table of {:.1} MiB)",
+                    stats.table_bytes as f64 / (1 << 20) as f64
+                )),
                 stats.hits,
                 stats.auto_moves,
                 stats.slept,

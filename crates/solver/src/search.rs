@@ -274,6 +274,19 @@ impl Stats {
     pub fn layered_progress(&self) -> Option<(u32, u32)> {
         (self.progress_of_win > 0).then_some((self.progress, self.progress_of_win))
     }
+
+    /// What a stored position cost: the table's bytes over its positions
+    /// ([`table_bytes_per_position`]).
+    pub fn table_bytes_per_position(&self) -> Option<f64> {
+        table_bytes_per_position(self.table_bytes as u64, self.stored)
+    }
+}
+
+/// A depth-first table's bytes over the positions it held
+/// ([`Stats::table_bytes`] over [`Stats::stored`]); `None` where either is
+/// 0 (a layered search, or a report that does not record the table).
+pub fn table_bytes_per_position(table_bytes: u64, stored: u64) -> Option<f64> {
+    (table_bytes > 0 && stored > 0).then(|| table_bytes as f64 / stored as f64)
 }
 
 /// Raises `most` ([`Stats::most_up`]) to the cards on the foundations of

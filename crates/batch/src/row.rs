@@ -103,7 +103,7 @@ pub struct Row {
     /// What stopped an unknown deal; empty otherwise.
     pub limit: String,
     /// What found a won deal's line ([`demon_solver::Finder::name`]:
-    /// `search`, `probe`, `ladder`, `restarts`, `beams` or `nrpa`); empty
+    /// `search`, `probe`, `ladder`, `restarts`, `beams`, `nrpa` or `tail`); empty
     /// otherwise, and in reports written before the column.
     #[serde(default)]
     pub found_by: String,

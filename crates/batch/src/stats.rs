@@ -184,7 +184,9 @@ pub struct Nearest {
 }
 
 /// The names [`Row::found_by`] takes, in the order summaries give them.
-pub const FINDERS: [&str; 6] = ["search", "probe", "ladder", "restarts", "beams", "nrpa"];
+pub const FINDERS: [&str; 7] = [
+    "search", "probe", "ladder", "restarts", "beams", "nrpa", "tail",
+];
 
 impl Summary {
     pub fn of(rows: &[Row]) -> Summary {

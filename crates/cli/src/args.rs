@@ -99,7 +99,7 @@ pub enum Command {
         run: RunOpts,
         #[command(flatten)]
         limits: LimitArgs,
-        /// Write one CSV row per deal to this file (never overwritten: see --resume): game, rules, seed, verdict, solution_moves, nodes, stored, seconds, peak_memory, limit (what stopped an unknown deal), found_by (what found a win: search, probe, ladder, restarts, beams or nrpa).
+        /// Write one CSV row per deal to this file (never overwritten: see --resume): game, rules, seed, verdict, solution_moves, nodes, stored, seconds, peak_memory, limit (what stopped an unknown deal), found_by (what found a win: search, probe, ladder, restarts, beams, nrpa or tail).
         #[arg(long, value_name = "FILE", help_heading = "Report")]
         csv: Option<PathBuf>,
         /// Continue the run whose report is --csv: solve only the deals it does not have yet.
@@ -250,6 +250,9 @@ pub struct LimitArgs {
     /// Do not run NRPA searches beside the rollouts in the two-deck games (nested rollout policy adaptation: level-2 searches of 10,000 random playouts each that learn, from their best lines, which card to play where; from 1.6 M nodes on they take half of the rollouts' nodes, and 4 MiB of their memory). For comparison; the verdicts of decided deals do not depend on it.
     #[arg(long, help_heading = "Limits")]
     pub no_nrpa: bool,
+    /// Do not search depth first near the end of each NRPA search's best line (tail searches: the exhaustive search alone from 8 moves before the line's end, then 16, 32 and so on while each proves its part lost, at most 100,000 nodes a line, in the NRPA searches' share of the nodes, with 4 MiB of memory; they win where a line stopped a few moves short of a win that the random playouts' choice of moves left out). For comparison; the verdicts of decided deals do not depend on it.
+    #[arg(long, help_heading = "Limits")]
+    pub no_tails: bool,
     /// The seed of the random searches beside the exhaustive one (the NRPA searches' random stream and the noises of the rollouts' restarts, in the two-deck games; default 0). Another seed tries other random searches on the same deals: for retrying deals left unknown (the exhaustive search is the same). A search continued from a save draws new ones from this seed and the nodes already searched. The verdicts of decided deals do not depend on it.
     #[arg(long, value_name = "N", default_value_t = 0, help_heading = "Limits")]
     pub rollout_seed: u64,
@@ -300,6 +303,7 @@ impl LimitArgs {
             rollouts: self.rollouts || (!self.no_rollouts && game.rollouts),
             beams: !self.no_beams,
             nrpa: !self.no_nrpa,
+            tails: !self.no_tails,
             rollout_seed: self.rollout_seed,
             probes: self.probes || (!self.no_probes && game.probes),
             cursors: self.cursors as usize,
@@ -316,6 +320,7 @@ impl LimitArgs {
                 rollouts: false,
                 beams: false,
                 nrpa: false,
+                tails: false,
                 probes: false,
                 threads: 1,
                 ..o

@@ -320,6 +320,10 @@ fn settings(job: &Job) -> String {
             if demon_solver::nrpa_runs(&job.rules, &job.options, l.max_memory) {
                 s += " nrpa=half";
             }
+            // And the tail searches on the NRPA searches' lines.
+            if demon_solver::tails_run(&job.rules, &job.options, l.max_memory) {
+                s += " tails=on";
+            }
             // The seed of the NRPA searches and the restarts, named
             // unless it is 0 (reports from before it could be set).
             if job.options.rollout_seed != 0 {

@@ -190,8 +190,20 @@ pub fn nrpa_alone(g: &Game, level: u32, max_moves: u64, seed: u64, params: Param
 /// holds three, and an adaptation builds a fourth) of at most one weight
 /// a move code (some 11,000 codes: 52 cards, 4 sources, 54 places to go;
 /// a hash map of them under 600 KiB), its lines (at most [`MAX_LINE`]
-/// steps a level) and a playout's positions (as many).
+/// steps a level) and a playout's positions (as many). The tail searches
+/// have [`TAIL_BYTES`] besides.
 pub const BYTES: usize = 4 << 20;
+
+/// Nodes the tail searches ([`crate::search::tail_search`]) may expand
+/// on the best line of each NRPA search of an [`NrpaStream`] that ends
+/// without a win (a search of [`STREAM_LEVEL`] plays some 0.3 M to 0.7 M
+/// moves on Variegated Canfield).
+pub const TAIL_NODES: u64 = 100_000;
+
+/// Memory of the tail searches (their table and path), set aside from
+/// the exhaustive search's share like the rollouts' memory, where they
+/// run ([`crate::search::tails_run`]).
+pub const TAIL_BYTES: usize = 4 << 20;
 
 /// The level of the searches [`NrpaStream`] runs: level 2, 10,000
 /// playouts, some 0.3 M to 0.7 M moves on Variegated Canfield.
@@ -206,6 +218,12 @@ pub const STREAM_LEVEL: u32 = 2;
 pub struct NrpaStream<'g> {
     n: Nrpa<'g>,
     runs: u32,
+    /// The best line of the searches that ended, and its value.
+    best: (i64, Vec<Step>),
+    /// The last win was found by a tail search.
+    by_tail: bool,
+    /// Whether the tail searches run (on by default).
+    pub tails: bool,
 }
 
 impl<'g> NrpaStream<'g> {
@@ -213,7 +231,23 @@ impl<'g> NrpaStream<'g> {
         NrpaStream {
             n: Nrpa::new(g, seed),
             runs: 0,
+            best: (i64::MIN, Vec::new()),
+            by_tail: false,
+            tails: true,
         }
+    }
+
+    /// Whether the win [`NrpaStream::phase`] returned last was found by a
+    /// tail search rather than by an NRPA search.
+    pub fn won_by_tail(&self) -> bool {
+        self.by_tail
+    }
+
+    /// The core moves of the best line of the searches that ended (won
+    /// or not), from the deal; `None` before one has ended.
+    #[doc(hidden)]
+    pub fn best_moves(&self) -> Option<Vec<Move>> {
+        (self.best.0 > i64::MIN).then(|| crate::rollout::line_moves(self.n.g, &self.best.1))
     }
 
     /// The most cards on the foundations at the end of a playout so far
@@ -229,7 +263,10 @@ impl<'g> NrpaStream<'g> {
     }
 
     /// Runs searches until `budget` more moves are played, the deadline
-    /// passes, `stop` is raised, or a win is found (its core moves).
+    /// passes, `stop` is raised, or a win is found (its core moves). After
+    /// each search that ends without a win, the tail searches look for
+    /// one near its best line's end ([`crate::search::tail_search`], at
+    /// most [`TAIL_NODES`] nodes, which count as moves).
     pub fn phase(
         &mut self,
         budget: u64,
@@ -241,6 +278,7 @@ impl<'g> NrpaStream<'g> {
         n.deadline = deadline;
         n.stop = stop;
         n.cut = false;
+        self.by_tail = false;
         loop {
             n.tau = n.params.taus[self.runs as usize % 2];
             self.runs += 1;
@@ -250,6 +288,22 @@ impl<'g> NrpaStream<'g> {
             }
             if n.cut {
                 return None;
+            }
+            let nodes = TAIL_NODES.min(n.limit.saturating_sub(n.moves));
+            if self.tails && nodes > 0 {
+                let moves = crate::rollout::line_moves(n.g, &line);
+                let timeout = n.deadline.map(|(t, d)| d.saturating_sub(t.elapsed()));
+                let end =
+                    crate::search::tail_search(n.g, &moves, nodes, TAIL_BYTES, timeout, n.stop);
+                n.moves += end.nodes;
+                n.most_up = n.most_up.max(end.most_up);
+                if end.won.is_some() {
+                    self.by_tail = true;
+                    return end.won;
+                }
+            }
+            if v > self.best.0 {
+                self.best = (v, line);
             }
         }
     }

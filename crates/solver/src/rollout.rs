@@ -794,6 +794,16 @@ pub(crate) fn core_moves_via(
     line: &[Step],
     before: &mut dyn FnMut(usize, &State) -> Vec<Move>,
 ) -> Option<Vec<Move>> {
+    line_moves_via(g, line, before, true)
+}
+
+/// [`core_moves_via`], won or not unless `need_win`.
+fn line_moves_via(
+    g: &Game,
+    line: &[Step],
+    before: &mut dyn FnMut(usize, &State) -> Vec<Move>,
+    need_win: bool,
+) -> Option<Vec<Move>> {
     let mut st = g.initial();
     let mut autos = Vec::new();
     play_safe_moves(g, &mut st, &mut autos);
@@ -823,7 +833,7 @@ pub(crate) fn core_moves_via(
         play_safe_moves(g, &mut st, &mut autos);
         out.extend(autos.iter().map(|&(m, _)| m));
     }
-    g.is_won(&st).then_some(out)
+    (!need_win || g.is_won(&st)).then_some(out)
 }
 
 /// Where the restarts' best line so far ends ([`Rollouts::best_end`]).
@@ -868,6 +878,24 @@ impl Rollouts<'_> {
             talon: g.stock(&st).len() + g.waste(&st).len(),
         })
     }
+}
+
+impl Rollouts<'_> {
+    /// The core moves of the restarts' best line so far, from the deal
+    /// (as [`core_moves`], won or not); `None` as for [`Rollouts::best_end`].
+    #[doc(hidden)]
+    pub fn best_moves(&self) -> Option<Vec<Move>> {
+        if self.best.0 == i64::MIN {
+            return None;
+        }
+        Some(line_moves(self.g, &self.best.1))
+    }
+}
+
+/// The core moves of `line` from the deal of `g`, as [`core_moves`] reads
+/// them, won or not (a line the searches played is legal).
+pub(crate) fn line_moves(g: &Game, line: &[Step]) -> Vec<Move> {
+    line_moves_via(g, line, &mut |_, _| Vec::new(), false).expect("a line that was played")
 }
 
 /// Rollouts alone on one deal, for experiments and tests: the ladder, or

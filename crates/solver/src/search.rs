@@ -239,11 +239,14 @@ pub enum Finder {
     Beams,
     /// An NRPA search ([`crate::nrpa`]).
     Nrpa,
+    /// A tail search near the end of an NRPA search's line
+    /// ([`tail_search`]).
+    Tail,
 }
 
 impl Finder {
     /// Its name in reports: `search`, `probe`, `ladder`, `restarts`,
-    /// `beams` or `nrpa`.
+    /// `beams`, `nrpa` or `tail`.
     pub fn name(self) -> &'static str {
         match self {
             Finder::Search => "search",
@@ -252,6 +255,7 @@ impl Finder {
             Finder::Restarts => "restarts",
             Finder::Beams => "beams",
             Finder::Nrpa => "nrpa",
+            Finder::Tail => "tail",
         }
     }
 }
@@ -417,10 +421,15 @@ pub struct Options {
     /// 128 MiB), set aside from the start.
     pub beams: bool,
     /// With the rollouts, in two-deck games ([`restarts_apply`]), also run
-    /// NRPA searches ([`crate::nrpa`]) beside them, with a quarter of each
+    /// NRPA searches ([`crate::nrpa`]) beside them, with half of each
     /// rollout phase from the third pause on (on by default). They hold
     /// [`crate::nrpa::BYTES`] of the rollouts' memory.
     pub nrpa: bool,
+    /// With the NRPA searches, also search depth first near the end of
+    /// each one's best line ([`tail_search`], at most
+    /// [`crate::nrpa::TAIL_NODES`] nodes a line, in the NRPA searches'
+    /// share of the nodes and memory; on by default).
+    pub tails: bool,
     /// The seed of the random searches beside the exhaustive one, where
     /// they run: the NRPA searches' random stream ([`crate::nrpa`]) and
     /// the noises of the restarts ([`crate::rollout::first_restart`]).
@@ -593,6 +602,7 @@ impl Default for Options {
             rollouts: true,
             beams: true,
             nrpa: true,
+            tails: true,
             rollout_seed: 0,
             probes: true,
             replace_when_full: false,
@@ -749,6 +759,139 @@ pub(crate) fn settle_win(
     Ok(())
 }
 
+/// The depth-first search alone (no rollouts, beams, probes or threads,
+/// whatever `options` say) from the position `prefix` leads to from the
+/// deal: LOST here says only that no win begins with `prefix`; a WON line
+/// is `prefix` and the search's own moves, replayed from the deal by the
+/// independent checker. For experiments: searching the end of a line that
+/// came near a win ([`tail_search`]).
+#[doc(hidden)]
+pub fn solve_after(
+    rules: &Rules,
+    layout: &Layout,
+    prefix: &[Move],
+    limits: &Limits,
+    options: &Options,
+) -> Result<Outcome, SolveError> {
+    let game = Game::new(rules, layout)?;
+    let mut out = search_after(&game, prefix, limits, options)
+        .ok_or_else(|| SolveError::BadSolution("the prefix does not play".into()))?;
+    settle_win(rules, layout, &mut out)?;
+    Ok(out)
+}
+
+/// [`solve_after`] on `game`, its win not yet checked; `None` if `prefix`
+/// is not legal.
+fn search_after(
+    game: &Game,
+    prefix: &[Move],
+    limits: &Limits,
+    options: &Options,
+) -> Option<Outcome> {
+    let mut dfs = Searcher::with_options(game, limits, options);
+    let mut st = game.initial();
+    for &m in prefix {
+        game.try_play(&mut st, m).ok()?;
+    }
+    dfs.root = st.clone();
+    dfs.st = st;
+    dfs.prefix = Some(Arc::new(Prefix {
+        before: None,
+        moves: prefix.to_vec(),
+        chain_bytes: std::mem::size_of_val(prefix),
+    }));
+    dfs.turn_end = dfs.slice;
+    let verdict = dfs
+        .search_until(u64::MAX)
+        .expect("a search with no pause runs to its end");
+    Some(Outcome {
+        verdict,
+        stats: dfs.stats,
+    })
+}
+
+/// The first tail search starts this many moves before a line's end
+/// ([`tail_search`]).
+pub const FIRST_TAIL: usize = 8;
+
+/// Tail searches: the depth-first search alone from positions along
+/// `line` (legal moves from the deal, which a random search played
+/// without winning), [`FIRST_TAIL`] moves before its end, then twice as
+/// far back, and so on, each search with what is left of `nodes`, of
+/// `timeout` and of `bytes` of memory, until one finds a win (the line's
+/// first moves and the search's own, which the caller checks like any
+/// win), one is stopped by a limit, or the next would start from the
+/// deal. A search that ends LOST has proved only that no win begins with
+/// that part of the line, so the next looks further back. It never says
+/// LOST about the deal, so it cannot make a verdict wrong.
+///
+/// Why: the random searches' playouts leave out moves that seldom pay
+/// ([`crate::rollout::worth_playing`]) and positions met before on their
+/// line, so a line can stop short of a win a few moves away; and the end
+/// of a long line is cheap to search exhaustively (Variegated Canfield:
+/// 8 to 32 moves before the end of a level-2 NRPA search's best line,
+/// some 100 to 50,000 nodes). Measured with `examples/endgame.rs`
+/// (NRPA, 4 M moves, then searches 8, 16, 32, 48 and 64 moves back of
+/// at most 4 M nodes each): of 20 Variegated Canfield deals that had
+/// needed 50 M nodes or more to win, one (249) was won 8 moves back in
+/// 27 nodes.
+#[doc(hidden)]
+pub fn tail_search(
+    game: &Game,
+    line: &[Move],
+    nodes: u64,
+    bytes: usize,
+    timeout: Option<Duration>,
+    stop: Option<StopFlag>,
+) -> TailEnd {
+    let options = Options {
+        cursors: 1,
+        stop,
+        ..Options::default()
+    };
+    let start = Instant::now();
+    let mut end = TailEnd::default();
+    let mut back = FIRST_TAIL;
+    while back < line.len() && end.nodes < nodes {
+        let timeout = match timeout.map(|t| t.checked_sub(start.elapsed())) {
+            Some(None) => break,
+            Some(t) => t,
+            None => None,
+        };
+        let limits = Limits {
+            max_nodes: Some(nodes - end.nodes),
+            max_memory: bytes,
+            timeout,
+        };
+        let k = line.len() - back;
+        let Some(out) = search_after(game, &line[..k], &limits, &options) else {
+            break;
+        };
+        end.nodes += out.stats.nodes;
+        end.most_up = end.most_up.max(out.stats.most_up);
+        match out.verdict {
+            Verdict::Won(m) => {
+                end.won = Some(m);
+                break;
+            }
+            Verdict::Lost => back *= 2,
+            Verdict::Unknown(_) => break,
+        }
+    }
+    end
+}
+
+/// What [`tail_search`] found.
+#[derive(Debug, Default)]
+pub struct TailEnd {
+    /// A win's moves from the deal.
+    pub won: Option<Vec<Move>>,
+    /// Nodes expanded.
+    pub nodes: u64,
+    /// The most cards on the foundations its searches saw.
+    pub most_up: u32,
+}
+
 /// Replays a won line with the independent checker: an error unless it
 /// wins.
 pub(crate) fn check_win(rules: &Rules, layout: &Layout, moves: &[Move]) -> Result<(), SolveError> {
@@ -822,6 +965,12 @@ pub fn nrpa_runs(rules: &Rules, options: &Options, max_memory: usize) -> bool {
     )
 }
 
+/// Whether a search with `options` and `max_memory` runs tail searches
+/// ([`Options::tails`]): where the NRPA searches run.
+pub fn tails_run(rules: &Rules, options: &Options, max_memory: usize) -> bool {
+    options.tails && nrpa_runs(rules, options, max_memory)
+}
+
 /// Whether NRPA searches run beside rollouts holding `rollouts` bytes
 /// (`on`: [`Options::nrpa`]): in a two-deck game, when those bytes hold
 /// them and the two streams of rollouts.
@@ -876,7 +1025,12 @@ fn drive(
         // The rollouts' memory is set aside before the table grows, so that
         // table, paths and rollouts together stay inside the limit.
         let (r, b) = stream_bytes(game.rules(), options, limits.max_memory);
-        let bytes = r + b;
+        let t = if tails_run(game.rules(), options, limits.max_memory) {
+            crate::nrpa::TAIL_BYTES
+        } else {
+            0
+        };
+        let bytes = r + b + t;
         let table = dfs.table.read().budget_bytes().saturating_sub(bytes);
         if bytes > 0 && dfs.table.get().lower_budget(table) {
             dfs.reserved = bytes;
@@ -1003,7 +1157,7 @@ fn drive_search(game: &Game, limits: &Limits, dfs: &mut Searcher, options: &Opti
     let seed = sitting_seed(options.rollout_seed, dfs.stats.nodes);
     let mut rollouts = (dfs.reserved > 0).then(|| {
         let (r, b) = stream_bytes(game.rules(), options, limits.max_memory);
-        Streams::new(game, r, b, options.nrpa, seed)
+        Streams::new(game, r, b, options.nrpa, options.tails, seed)
     });
     loop {
         if let Some(verdict) = dfs.search_until(pause) {
@@ -1112,9 +1266,20 @@ struct Streams<'g> {
 impl<'g> Streams<'g> {
     /// The streams of a sitting whose random searches draw on `seed`
     /// ([`sitting_seed`]).
-    fn new(game: &'g Game, bytes: usize, beams: usize, nrpa: bool, seed: u64) -> Streams<'g> {
+    fn new(
+        game: &'g Game,
+        bytes: usize,
+        beams: usize,
+        nrpa: bool,
+        tails: bool,
+        seed: u64,
+    ) -> Streams<'g> {
         let beams = (beams > 0).then(|| Beams::new(game, beams, crate::beam::weights()));
-        let nrpa = nrpa_fits(game.rules(), nrpa, bytes).then(|| NrpaStream::new(game, seed));
+        let nrpa = nrpa_fits(game.rules(), nrpa, bytes).then(|| {
+            let mut n = NrpaStream::new(game, seed);
+            n.tails = tails;
+            n
+        });
         let bytes = bytes
             - if nrpa.is_some() {
                 crate::nrpa::BYTES
@@ -1191,6 +1356,11 @@ trait Stream {
     /// The most cards on the foundations it has seen
     /// ([`Stats::most_up`]).
     fn most_up(&self) -> u32;
+    /// What found the win the last phase returned, for a stream named
+    /// `by`: `by` itself unless a search of its own found it.
+    fn finder(&self, by: Finder) -> Finder {
+        by
+    }
 }
 
 impl Stream for Rollouts<'_> {
@@ -1241,6 +1411,13 @@ impl Stream for NrpaStream<'_> {
     }
     fn most_up(&self) -> u32 {
         NrpaStream::most_up(self)
+    }
+    fn finder(&self, by: Finder) -> Finder {
+        if self.won_by_tail() {
+            Finder::Tail
+        } else {
+            by
+        }
     }
 }
 
@@ -1355,7 +1532,7 @@ fn rollout_phase(
         let before = stream.moves();
         found = stream
             .phase(part.min(left), deadline, dfs.stop)
-            .map(|m| (m, by));
+            .map(|m| (m, stream.finder(by)));
         let moves = stream.moves() - before;
         dfs.stats.nodes += moves;
         dfs.stats.rollout_nodes += moves;

@@ -620,7 +620,7 @@ fn two_deck_reports_name_the_restarts() {
     assert!(
         settings
             .trim_end()
-            .ends_with(" rollouts=on restarts=cuts beams=on nrpa=half"),
+            .ends_with(" rollouts=on restarts=cuts beams=on nrpa=half tails=on"),
         "{settings}"
     );
     let o = run(&["--retry-unknown", &base], &path("same.csv"));
@@ -652,27 +652,30 @@ fn two_deck_reports_name_the_restarts() {
         "{}",
         text(&o.stderr)
     );
-    // Reports of NRPA with a quarter of each phase, of the beams before
-    // the NRPA searches, of the cuts before the beams, of the restarts
-    // before the cuts, and of no restarts.
+    // Reports of NRPA before the tail searches, of NRPA with a quarter of
+    // each phase, of the beams before the NRPA searches, of the cuts
+    // before the beams, of the restarts before the cuts, and of no
+    // restarts.
     for (older, csv) in [
+        (" restarts=cuts beams=on nrpa=half", "no-tails.csv"),
         (" restarts=cuts beams=on nrpa=on", "quarter.csv"),
         (" restarts=cuts beams=on", "beams.csv"),
         (" restarts=cuts", "cuts.csv"),
         (" restarts=on", "on.csv"),
         ("", "older.csv"),
     ] {
-        let now = " restarts=cuts beams=on nrpa=half";
+        let now = " restarts=cuts beams=on nrpa=half tails=on";
         std::fs::write(&sidecar, settings.replace(now, older)).unwrap();
         let o = run(&["--retry-unknown", &base], &path(csv));
         assert!(o.status.success(), "{}", text(&o.stderr));
         assert_eq!(lines(Path::new(&path(csv))), 3);
     }
-    // Without the beams, or the NRPA searches, a report does not name
-    // them.
+    // Without the beams, the NRPA searches (and so their tail searches),
+    // or the tail searches, a report does not name them.
     for (flag, named) in [
-        ("--no-beams", " restarts=cuts nrpa=half"),
+        ("--no-beams", " restarts=cuts nrpa=half tails=on"),
         ("--no-nrpa", " restarts=cuts beams=on"),
+        ("--no-tails", " restarts=cuts beams=on nrpa=half"),
     ] {
         let plain = path(&format!("plain{flag}.csv"));
         let o = run(&["--seeds", "3..5", flag], &plain);

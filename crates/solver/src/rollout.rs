@@ -243,6 +243,14 @@ pub struct Rollouts<'g> {
     /// line of the restart whose end was worth most ([`value`]), with the
     /// steps it started after ([`Rollouts::cut`]). Unused by the ladder.
     best: (i64, Vec<Step>),
+    /// The restarts: search depth first near the end of each new best
+    /// line ([`crate::search::tail_search`], at most
+    /// [`crate::nrpa::TAIL_NODES`] nodes a line, counted as moves), in
+    /// [`crate::nrpa::TAIL_BYTES`] of memory the caller set aside. Off
+    /// unless set.
+    pub tails: bool,
+    /// The last win was found by a tail search.
+    by_tail: bool,
     /// What greedy playouts found: for each position one passed, the value
     /// it ended with and the step it took there (none at its end). See
     /// [`Rollouts::playout`].
@@ -345,6 +353,8 @@ impl<'g> Rollouts<'g> {
             stop: None,
             line: HashSet::default(),
             best: (i64::MIN, Vec::new()),
+            tails: false,
+            by_tail: false,
             ends: HashMap::default(),
             ends_cap: bytes.saturating_sub(LINE_BYTES) / ENDS_ENTRY_BYTES,
             last_steps: Vec::new(),
@@ -384,6 +394,7 @@ impl<'g> Rollouts<'g> {
         self.limit = self.moves.saturating_add(budget);
         self.deadline = deadline;
         self.stop = stop;
+        self.by_tail = false;
         if self.ends.capacity() == 0 && self.ends_cap > 0 {
             self.ends.reserve(self.ends_cap);
         }
@@ -416,11 +427,45 @@ impl<'g> Rollouts<'g> {
             }
             if self.restarts && v > self.best.0 {
                 self.best = (v, full);
+                if let Some(won) = self.tail() {
+                    self.by_tail = true;
+                    self.next_rollout();
+                    return Some(won);
+                }
             }
             if !self.next_rollout() {
                 return None;
             }
         }
+    }
+
+    /// The tail searches on the best line, where they run
+    /// ([`Rollouts::tails`]), within the phase's budget: a win's core
+    /// moves from the deal, if found.
+    fn tail(&mut self) -> Option<Vec<Move>> {
+        let nodes = crate::nrpa::TAIL_NODES.min(self.limit.saturating_sub(self.moves));
+        if !self.tails || nodes == 0 {
+            return None;
+        }
+        let moves = line_moves(self.g, &self.best.1);
+        let timeout = self.deadline.map(|(t, d)| d.saturating_sub(t.elapsed()));
+        let end = crate::search::tail_search(
+            self.g,
+            &moves,
+            nodes,
+            crate::nrpa::TAIL_BYTES,
+            timeout,
+            self.stop,
+        );
+        self.moves += end.nodes;
+        self.most_up = self.most_up.max(end.most_up);
+        end.won
+    }
+
+    /// Whether the win [`Rollouts::phase`] returned last was found by a
+    /// tail search.
+    pub fn won_by_tail(&self) -> bool {
+        self.by_tail
     }
 
     /// How many steps of the restarts' best line so far ([`Rollouts::best`])

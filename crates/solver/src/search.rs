@@ -1157,7 +1157,8 @@ fn drive_search(game: &Game, limits: &Limits, dfs: &mut Searcher, options: &Opti
     let seed = sitting_seed(options.rollout_seed, dfs.stats.nodes);
     let mut rollouts = (dfs.reserved > 0).then(|| {
         let (r, b) = stream_bytes(game.rules(), options, limits.max_memory);
-        Streams::new(game, r, b, options.nrpa, options.tails, seed)
+        let tails = tails_run(game.rules(), options, limits.max_memory);
+        Streams::new(game, r, b, options.nrpa, tails, seed)
     });
     loop {
         if let Some(verdict) = dfs.search_until(pause) {
@@ -1261,6 +1262,9 @@ struct Streams<'g> {
     /// The NRPA searches ([`crate::nrpa`], [`Options::nrpa`]), where the
     /// restarts run, with [`crate::nrpa::BYTES`] of the rollouts' memory.
     nrpa: Option<NrpaStream<'g>>,
+    /// Whether the tail searches run ([`tails_run`]): on the NRPA
+    /// searches' lines, and from [`BEAMS_FROM`] on the restarts'.
+    tails: bool,
 }
 
 impl<'g> Streams<'g> {
@@ -1293,6 +1297,7 @@ impl<'g> Streams<'g> {
                 restarts: Some(Rollouts::restarts(game, half, seed)),
                 beams,
                 nrpa,
+                tails,
             }
         } else {
             Streams {
@@ -1300,6 +1305,7 @@ impl<'g> Streams<'g> {
                 restarts: None,
                 beams,
                 nrpa,
+                tails,
             }
         }
     }
@@ -1377,6 +1383,13 @@ impl Stream for Rollouts<'_> {
     }
     fn most_up(&self) -> u32 {
         self.most_up
+    }
+    fn finder(&self, by: Finder) -> Finder {
+        if self.won_by_tail() {
+            Finder::Tail
+        } else {
+            by
+        }
     }
 }
 
@@ -1503,6 +1516,12 @@ fn rollout_phase(
     let mut budget = pause.saturating_mul(share);
     let beams = streams.beams.as_mut().filter(|_| pause >= BEAMS_FROM);
     let nrpa = streams.nrpa.as_mut().filter(|_| pause >= BEAMS_FROM);
+    // The restarts' tail searches wait for the same pause: before it a
+    // phase plays at most 1.6 M moves, and each new best line of the
+    // first restarts would cost a tail search.
+    if let Some(r) = streams.restarts.as_mut() {
+        r.tails = streams.tails && pause >= BEAMS_FROM;
+    }
     let nrpa_part = if nrpa.is_some() { budget / 2 } else { 0 };
     let beam_part = match (beams.is_some(), nrpa.is_some()) {
         (false, _) => 0,

@@ -426,9 +426,11 @@ pub struct Options {
     /// [`crate::nrpa::BYTES`] of the rollouts' memory.
     pub nrpa: bool,
     /// With the NRPA searches, also search depth first near the end of
-    /// each one's best line ([`tail_search`], at most
-    /// [`crate::nrpa::TAIL_NODES`] nodes a line, in the NRPA searches'
-    /// share of the nodes and memory; on by default).
+    /// each one's best line and, from [`BEAMS_FROM`] on, of each new best
+    /// line of the restarts ([`tail_search`], at most
+    /// [`crate::nrpa::TAIL_NODES`] nodes a line, counted in those
+    /// searches' share of the nodes, with [`crate::nrpa::TAIL_BYTES`] set
+    /// aside; on by default).
     pub tails: bool,
     /// The seed of the random searches beside the exhaustive one, where
     /// they run: the NRPA searches' random stream ([`crate::nrpa`]) and

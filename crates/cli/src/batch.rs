@@ -320,9 +320,11 @@ fn settings(job: &Job) -> String {
             if demon_solver::nrpa_runs(&job.rules, &job.options, l.max_memory) {
                 s += " nrpa=half";
             }
-            // And the tail searches on the NRPA searches' lines.
+            // And the tail searches: `tails=on` on the NRPA searches'
+            // lines (bdea5ad), `tails=nrpa+restarts` on the restarts'
+            // new best lines too (2f8a137).
             if demon_solver::tails_run(&job.rules, &job.options, l.max_memory) {
-                s += " tails=on";
+                s += " tails=nrpa+restarts";
             }
             // The seed of the NRPA searches and the restarts, named
             // unless it is 0 (reports from before it could be set).

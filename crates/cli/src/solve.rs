@@ -525,7 +525,7 @@ fn finder_words(f: Option<demon_solver::Finder>) -> &'static str {
         Some(Finder::Restarts) => "the rollouts' restarts",
         Some(Finder::Beams) => "a beam search",
         Some(Finder::Nrpa) => "an NRPA search",
-        Some(Finder::Tail) => "a depth-first search near the end of an NRPA search's line",
+        Some(Finder::Tail) => "a tail search (depth first, near the end of a random search's line)",
     }
 }
 

@@ -620,7 +620,7 @@ fn two_deck_reports_name_the_restarts() {
     assert!(
         settings
             .trim_end()
-            .ends_with(" rollouts=on restarts=cuts beams=on nrpa=half tails=on"),
+            .ends_with(" rollouts=on restarts=cuts beams=on nrpa=half tails=nrpa+restarts"),
         "{settings}"
     );
     let o = run(&["--retry-unknown", &base], &path("same.csv"));
@@ -652,11 +652,15 @@ fn two_deck_reports_name_the_restarts() {
         "{}",
         text(&o.stderr)
     );
-    // Reports of NRPA before the tail searches, of NRPA with a quarter of
-    // each phase, of the beams before the NRPA searches, of the cuts
+    // Reports of the tail searches on the NRPA searches' lines alone, of
+    // NRPA before the tail searches, of NRPA with a quarter of each phase, of the beams before the NRPA searches, of the cuts
     // before the beams, of the restarts before the cuts, and of no
     // restarts.
     for (older, csv) in [
+        (
+            " restarts=cuts beams=on nrpa=half tails=on",
+            "nrpa-tails.csv",
+        ),
         (" restarts=cuts beams=on nrpa=half", "no-tails.csv"),
         (" restarts=cuts beams=on nrpa=on", "quarter.csv"),
         (" restarts=cuts beams=on", "beams.csv"),
@@ -664,7 +668,7 @@ fn two_deck_reports_name_the_restarts() {
         (" restarts=on", "on.csv"),
         ("", "older.csv"),
     ] {
-        let now = " restarts=cuts beams=on nrpa=half tails=on";
+        let now = " restarts=cuts beams=on nrpa=half tails=nrpa+restarts";
         std::fs::write(&sidecar, settings.replace(now, older)).unwrap();
         let o = run(&["--retry-unknown", &base], &path(csv));
         assert!(o.status.success(), "{}", text(&o.stderr));
@@ -673,7 +677,7 @@ fn two_deck_reports_name_the_restarts() {
     // Without the beams, the NRPA searches (and so their tail searches),
     // or the tail searches, a report does not name them.
     for (flag, named) in [
-        ("--no-beams", " restarts=cuts nrpa=half tails=on"),
+        ("--no-beams", " restarts=cuts nrpa=half tails=nrpa+restarts"),
         ("--no-nrpa", " restarts=cuts beams=on"),
         ("--no-tails", " restarts=cuts beams=on nrpa=half"),
     ] {

@@ -191,19 +191,8 @@ pub fn nrpa_alone(g: &Game, level: u32, max_moves: u64, seed: u64, params: Param
 /// a move code (some 11,000 codes: 52 cards, 4 sources, 54 places to go;
 /// a hash map of them under 600 KiB), its lines (at most [`MAX_LINE`]
 /// steps a level) and a playout's positions (as many). The tail searches
-/// have [`TAIL_BYTES`] besides.
+/// have [`crate::search::TAIL_BYTES`] besides.
 pub const BYTES: usize = 4 << 20;
-
-/// Nodes the tail searches ([`crate::search::tail_search`]) may expand
-/// on the best line of each NRPA search of an [`NrpaStream`] that ends
-/// without a win (a search of [`STREAM_LEVEL`] plays some 0.3 M to 0.7 M
-/// moves on Variegated Canfield).
-pub const TAIL_NODES: u64 = 100_000;
-
-/// Memory of the tail searches (their table and path), set aside from
-/// the exhaustive search's share like the rollouts' memory, where they
-/// run ([`crate::search::tails_run`]).
-pub const TAIL_BYTES: usize = 4 << 20;
 
 /// The level of the searches [`NrpaStream`] runs: level 2, 10,000
 /// playouts, some 0.3 M to 0.7 M moves on Variegated Canfield.
@@ -222,7 +211,9 @@ pub struct NrpaStream<'g> {
     best: (i64, Vec<Step>),
     /// The last win was found by a tail search.
     by_tail: bool,
-    /// Whether the tail searches run (on by default).
+    /// Whether the tail searches run after each search (off unless set;
+    /// the solver sets it where their memory is set aside,
+    /// [`crate::search::tails_run`]).
     pub tails: bool,
 }
 
@@ -233,7 +224,7 @@ impl<'g> NrpaStream<'g> {
             runs: 0,
             best: (i64::MIN, Vec::new()),
             by_tail: false,
-            tails: true,
+            tails: false,
         }
     }
 
@@ -247,7 +238,9 @@ impl<'g> NrpaStream<'g> {
     /// or not), from the deal; `None` before one has ended.
     #[doc(hidden)]
     pub fn best_moves(&self) -> Option<Vec<Move>> {
-        (self.best.0 > i64::MIN).then(|| crate::rollout::line_moves(self.n.g, &self.best.1))
+        (self.best.0 > i64::MIN)
+            .then(|| crate::rollout::line_moves(self.n.g, &self.best.1))
+            .flatten()
     }
 
     /// The most cards on the foundations at the end of a playout so far
@@ -265,8 +258,8 @@ impl<'g> NrpaStream<'g> {
     /// Runs searches until `budget` more moves are played, the deadline
     /// passes, `stop` is raised, or a win is found (its core moves). After
     /// each search that ends without a win, the tail searches look for
-    /// one near its best line's end ([`crate::search::tail_search`], at
-    /// most [`TAIL_NODES`] nodes, which count as moves).
+    /// one near its best line's end, where they run ([`NrpaStream::tails`],
+    /// [`crate::rollout::tail_of`]).
     pub fn phase(
         &mut self,
         budget: u64,
@@ -289,17 +282,19 @@ impl<'g> NrpaStream<'g> {
             if n.cut {
                 return None;
             }
-            let nodes = TAIL_NODES.min(n.limit.saturating_sub(n.moves));
-            if self.tails && nodes > 0 {
-                let moves = crate::rollout::line_moves(n.g, &line);
-                let timeout = n.deadline.map(|(t, d)| d.saturating_sub(t.elapsed()));
-                let end =
-                    crate::search::tail_search(n.g, &moves, nodes, TAIL_BYTES, timeout, n.stop);
-                n.moves += end.nodes;
-                n.most_up = n.most_up.max(end.most_up);
-                if end.won.is_some() {
+            if self.tails {
+                let won = crate::rollout::tail_of(
+                    n.g,
+                    &line,
+                    n.limit,
+                    &mut n.moves,
+                    &mut n.most_up,
+                    n.deadline,
+                    n.stop,
+                );
+                if won.is_some() {
                     self.by_tail = true;
-                    return end.won;
+                    return won;
                 }
             }
             if v > self.best.0 {

@@ -244,10 +244,8 @@ pub struct Rollouts<'g> {
     /// steps it started after ([`Rollouts::cut`]). Unused by the ladder.
     best: (i64, Vec<Step>),
     /// The restarts: search depth first near the end of each new best
-    /// line ([`crate::search::tail_search`], at most
-    /// [`crate::nrpa::TAIL_NODES`] nodes a line, counted as moves), in
-    /// [`crate::nrpa::TAIL_BYTES`] of memory the caller set aside. Off
-    /// unless set.
+    /// line ([`tail_of`]), in [`crate::search::TAIL_BYTES`] of memory the
+    /// caller set aside. Off unless set.
     pub tails: bool,
     /// The last win was found by a tail search.
     by_tail: bool,
@@ -440,26 +438,20 @@ impl<'g> Rollouts<'g> {
     }
 
     /// The tail searches on the best line, where they run
-    /// ([`Rollouts::tails`]), within the phase's budget: a win's core
-    /// moves from the deal, if found.
+    /// ([`Rollouts::tails`]): a win's core moves from the deal, if found.
     fn tail(&mut self) -> Option<Vec<Move>> {
-        let nodes = crate::nrpa::TAIL_NODES.min(self.limit.saturating_sub(self.moves));
-        if !self.tails || nodes == 0 {
+        if !self.tails {
             return None;
         }
-        let moves = line_moves(self.g, &self.best.1);
-        let timeout = self.deadline.map(|(t, d)| d.saturating_sub(t.elapsed()));
-        let end = crate::search::tail_search(
+        tail_of(
             self.g,
-            &moves,
-            nodes,
-            crate::nrpa::TAIL_BYTES,
-            timeout,
+            &self.best.1,
+            self.limit,
+            &mut self.moves,
+            &mut self.most_up,
+            self.deadline,
             self.stop,
-        );
-        self.moves += end.nodes;
-        self.most_up = self.most_up.max(end.most_up);
-        end.won
+        )
     }
 
     /// Whether the win [`Rollouts::phase`] returned last was found by a
@@ -933,14 +925,43 @@ impl Rollouts<'_> {
         if self.best.0 == i64::MIN {
             return None;
         }
-        Some(line_moves(self.g, &self.best.1))
+        line_moves(self.g, &self.best.1)
     }
 }
 
 /// The core moves of `line` from the deal of `g`, as [`core_moves`] reads
-/// them, won or not (a line the searches played is legal).
-pub(crate) fn line_moves(g: &Game, line: &[Step]) -> Vec<Move> {
-    line_moves_via(g, line, &mut |_, _| Vec::new(), false).expect("a line that was played")
+/// them, won or not; `None` if they are not legal (a kept line that a
+/// fingerprint collision made illegal, see [`Rollouts::playout`]).
+pub(crate) fn line_moves(g: &Game, line: &[Step]) -> Option<Vec<Move>> {
+    line_moves_via(g, line, &mut |_, _| Vec::new(), false)
+}
+
+/// The tail searches ([`crate::search::tail_search`]) on `line`, a random
+/// search's line from the deal that ended without a win, for at most
+/// [`crate::search::TAIL_NODES`] nodes and what is left of `limit` past
+/// `moves` (which they add to, as the search's moves), before the
+/// deadline and the stop flag, in [`crate::search::TAIL_BYTES`]; they
+/// raise `most_up` to what they saw. A win's core moves from the deal,
+/// if found. The NRPA searches and the restarts call it alike.
+pub(crate) fn tail_of(
+    g: &Game,
+    line: &[Step],
+    limit: u64,
+    moves: &mut u64,
+    most_up: &mut u32,
+    deadline: Option<(Instant, Duration)>,
+    stop: Option<StopFlag>,
+) -> Option<Vec<Move>> {
+    let nodes = crate::search::TAIL_NODES.min(limit.saturating_sub(*moves));
+    if nodes == 0 {
+        return None;
+    }
+    let line = line_moves(g, line)?;
+    let end =
+        crate::search::tail_search(g, &line, nodes, crate::search::TAIL_BYTES, deadline, stop);
+    *moves += end.nodes;
+    *most_up = (*most_up).max(end.most_up);
+    end.won
 }
 
 /// Rollouts alone on one deal, for experiments and tests: the ladder, or

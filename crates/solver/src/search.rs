@@ -179,8 +179,9 @@ pub struct Stats {
     /// ([`Searcher::shrink_table`]; its forgotten positions are in
     /// `replaced`).
     pub shrinks: u64,
-    /// Moves played by the nested rollouts ([`crate::rollout`]), counted
-    /// in `nodes` too.
+    /// Moves played by the nested rollouts ([`crate::rollout`]) and the
+    /// searches beside them (beams, NRPA, tail searches), counted in
+    /// `nodes` too.
     pub rollout_nodes: u64,
     /// Times the layered search's full table was rebuilt from the
     /// positions of the levels not finished, forgetting the finished ones
@@ -239,7 +240,7 @@ pub enum Finder {
     Beams,
     /// An NRPA search ([`crate::nrpa`]).
     Nrpa,
-    /// A tail search near the end of an NRPA search's line
+    /// A tail search near the end of an NRPA search's or a restart's line
     /// ([`tail_search`]).
     Tail,
 }
@@ -414,7 +415,7 @@ pub struct Options {
     /// most 64 MiB, none below 32 MiB), set aside from the start.
     pub rollouts: bool,
     /// With the rollouts, in two-deck games ([`restarts_apply`]), also run
-    /// beam searches ([`crate::beam`]) beside them, with half of each
+    /// beam searches ([`crate::beam`]) beside them, with a quarter of each
     /// rollout phase from the third pause on (three quarters without the
     /// NRPA searches, [`Options::nrpa`]; on by default).
     /// They hold an eighth of the memory limit (at most 1 GiB, none below
@@ -426,11 +427,11 @@ pub struct Options {
     /// [`crate::nrpa::BYTES`] of the rollouts' memory.
     pub nrpa: bool,
     /// With the NRPA searches, also search depth first near the end of
-    /// each one's best line and, from [`BEAMS_FROM`] on, of each new best
-    /// line of the restarts ([`tail_search`], at most
-    /// [`crate::nrpa::TAIL_NODES`] nodes a line, counted in those
-    /// searches' share of the nodes, with [`crate::nrpa::TAIL_BYTES`] set
-    /// aside; on by default).
+    /// each one's best line and, from the pause at 1.6 M nodes on, of each
+    /// new best line of the restarts ([`tail_search`], at most
+    /// [`TAIL_NODES`] nodes a line, counted in those searches' share of
+    /// the nodes, with [`TAIL_BYTES`] set aside; on by default; never
+    /// without the NRPA searches, [`tails_run`]).
     pub tails: bool,
     /// The seed of the random searches beside the exhaustive one, where
     /// they run: the NRPA searches' random stream ([`crate::nrpa`]) and
@@ -800,7 +801,7 @@ fn search_after(
     dfs.prefix = Some(Arc::new(Prefix {
         before: None,
         moves: prefix.to_vec(),
-        chain_bytes: std::mem::size_of_val(prefix),
+        chain_bytes: std::mem::size_of::<Prefix>() + std::mem::size_of_val(prefix),
     }));
     dfs.turn_end = dfs.slice;
     let verdict = dfs
@@ -816,16 +817,32 @@ fn search_after(
 /// ([`tail_search`]).
 pub const FIRST_TAIL: usize = 8;
 
+/// Nodes the tail searches may expand on one line
+/// ([`crate::rollout::tail_of`]: each NRPA search that ends without a
+/// win, each new best line of the restarts). A search of
+/// [`crate::nrpa::STREAM_LEVEL`] plays some 0.3 M to 0.7 M moves on
+/// Variegated Canfield; the searches 8 and 16 moves back take some 800
+/// and 11,000 nodes on average, 32 back some 330,000 (so that one is
+/// often cut short).
+pub const TAIL_NODES: u64 = 100_000;
+
+/// Memory of a tail search (its table and path; they run one at a time),
+/// set aside from the exhaustive search's share like the rollouts'
+/// memory, where they run ([`tails_run`]).
+pub const TAIL_BYTES: usize = 4 << 20;
+
 /// Tail searches: the depth-first search alone from positions along
 /// `line` (legal moves from the deal, which a random search played
 /// without winning), [`FIRST_TAIL`] moves before its end, then twice as
-/// far back, and so on, each search with what is left of `nodes`, of
-/// `timeout` and of `bytes` of memory, until one finds a win (the line's
-/// first moves and the search's own, which the caller checks like any
-/// win), one is stopped by a limit, or the next would start from the
-/// deal. A search that ends LOST has proved only that no win begins with
-/// that part of the line, so the next looks further back. It never says
-/// LOST about the deal, so it cannot make a verdict wrong.
+/// far back, and so on, each search with what is left of `nodes`, before
+/// `deadline` (a start and a time from it), in `bytes` of memory of its
+/// own and with [`Options::default`]'s settings (one path) whatever the
+/// solve's, until one finds a win (the line's first moves and the
+/// search's own, which the caller checks like any win), one is stopped by
+/// a limit, or the next would start from the deal. A search that ends
+/// LOST has proved only that no win begins with that part of the line, so
+/// the next looks further back. It never says LOST about the deal, so it
+/// cannot make a verdict wrong.
 ///
 /// Why: the random searches' playouts leave out moves that seldom pay
 /// ([`crate::rollout::worth_playing`]) and positions met before on their
@@ -843,7 +860,7 @@ pub fn tail_search(
     line: &[Move],
     nodes: u64,
     bytes: usize,
-    timeout: Option<Duration>,
+    deadline: Option<(Instant, Duration)>,
     stop: Option<StopFlag>,
 ) -> TailEnd {
     let options = Options {
@@ -851,11 +868,10 @@ pub fn tail_search(
         stop,
         ..Options::default()
     };
-    let start = Instant::now();
     let mut end = TailEnd::default();
     let mut back = FIRST_TAIL;
     while back < line.len() && end.nodes < nodes {
-        let timeout = match timeout.map(|t| t.checked_sub(start.elapsed())) {
+        let timeout = match deadline.map(|(t, d)| d.checked_sub(t.elapsed())) {
             Some(None) => break,
             Some(t) => t,
             None => None,
@@ -995,8 +1011,8 @@ const MIN_BEAM_MEMORY: usize = 16 << 20;
 /// win, which is replayed by the checker like every other; LOST comes only
 /// from the exhaustive search. Memory: the exhaustive search may use the
 /// whole budget (an eighth of it, at most 256 MiB, for its path) but for
-/// what the rollouts and beams have set aside from the start
-/// ([`rollout_bytes`], [`beam_bytes`]); a probe takes at most a quarter,
+/// what the rollouts, beams and tail searches have set aside from the
+/// start ([`rollout_bytes`], [`beam_bytes`], [`TAIL_BYTES`]); a probe takes at most a quarter,
 /// and only what the search's table and path leave at the time (the
 /// table does not grow while a probe runs, and a probe's memory is freed
 /// when it ends).
@@ -1028,7 +1044,7 @@ fn drive(
         // table, paths and rollouts together stay inside the limit.
         let (r, b) = stream_bytes(game.rules(), options, limits.max_memory);
         let t = if tails_run(game.rules(), options, limits.max_memory) {
-            crate::nrpa::TAIL_BYTES
+            TAIL_BYTES
         } else {
             0
         };
@@ -1364,10 +1380,19 @@ trait Stream {
     /// The most cards on the foundations it has seen
     /// ([`Stats::most_up`]).
     fn most_up(&self) -> u32;
+    /// Whether the win the last phase returned was found by a tail search
+    /// the stream ran ([`tail_search`]).
+    fn won_by_tail(&self) -> bool {
+        false
+    }
     /// What found the win the last phase returned, for a stream named
-    /// `by`: `by` itself unless a search of its own found it.
+    /// `by`: `by` itself unless a tail search it ran found it.
     fn finder(&self, by: Finder) -> Finder {
-        by
+        if self.won_by_tail() {
+            Finder::Tail
+        } else {
+            by
+        }
     }
 }
 
@@ -1386,12 +1411,8 @@ impl Stream for Rollouts<'_> {
     fn most_up(&self) -> u32 {
         self.most_up
     }
-    fn finder(&self, by: Finder) -> Finder {
-        if self.won_by_tail() {
-            Finder::Tail
-        } else {
-            by
-        }
+    fn won_by_tail(&self) -> bool {
+        Rollouts::won_by_tail(self)
     }
 }
 
@@ -1427,12 +1448,8 @@ impl Stream for NrpaStream<'_> {
     fn most_up(&self) -> u32 {
         NrpaStream::most_up(self)
     }
-    fn finder(&self, by: Finder) -> Finder {
-        if self.won_by_tail() {
-            Finder::Tail
-        } else {
-            by
-        }
+    fn won_by_tail(&self) -> bool {
+        NrpaStream::won_by_tail(self)
     }
 }
 
@@ -1804,7 +1821,8 @@ struct Searcher<'g> {
     dead_cache: crate::deadlock::Chains,
     /// [`Options::waste_bound`].
     waste_bound: bool,
-    /// Memory kept for the rollouts ([`rollout_bytes`]) from the start,
+    /// Memory kept for the rollouts, beams and tail searches
+    /// ([`rollout_bytes`], [`beam_bytes`], [`TAIL_BYTES`]) from the start,
     /// out of the table's and the paths' share of the limit.
     reserved: usize,
     /// Core moves from the deal to the position of the running cursor's

@@ -253,6 +253,9 @@ pub struct LimitArgs {
     /// Do not search depth first near the end of each NRPA search's best line, and from 1.6 M nodes on of each new best line of the rollouts' restarts (tail searches: the exhaustive search alone from 8 moves before the line's end, then 16, 32 and so on while each proves its part lost, at most 100,000 nodes a line, in those searches' share of the nodes, with 4 MiB of memory; they win where a line stopped a few moves short of a win that the random playouts' choice of moves left out). They run only beside the NRPA searches (not with --no-nrpa). For comparison; the verdicts of decided deals do not depend on it.
     #[arg(long, help_heading = "Limits")]
     pub no_tails: bool,
+    /// For experiments: the tail searches' nodes a line (default 100000).
+    #[arg(long, value_name = "N", hide = true, value_parser = parse_count)]
+    pub tail_nodes: Option<u64>,
     /// The seed of the random searches beside the exhaustive one (the NRPA searches' random stream and the noises of the rollouts' restarts, in the two-deck games; default 0). Another seed tries other random searches on the same deals: for retrying deals left unknown (the exhaustive search is the same). A search continued from a save draws new ones from this seed and the nodes already searched. The verdicts of decided deals do not depend on it.
     #[arg(long, value_name = "N", default_value_t = 0, help_heading = "Limits")]
     pub rollout_seed: u64,
@@ -304,6 +307,7 @@ impl LimitArgs {
             beams: !self.no_beams,
             nrpa: !self.no_nrpa,
             tails: !self.no_tails,
+            tail_nodes: self.tail_nodes,
             rollout_seed: self.rollout_seed,
             probes: self.probes || (!self.no_probes && game.probes),
             cursors: self.cursors as usize,

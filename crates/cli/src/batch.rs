@@ -325,6 +325,10 @@ fn settings(job: &Job) -> String {
             // new best lines too (2f8a137).
             if demon_solver::tails_run(&job.rules, &job.options, l.max_memory) {
                 s += " tails=nrpa+restarts";
+                // An experiment's budget a line, named unless the default.
+                if let Some(n) = job.options.tail_nodes {
+                    s += &format!(" tail-nodes={n}");
+                }
             }
             // The seed of the NRPA searches and the restarts, named
             // unless it is 0 (reports from before it could be set).

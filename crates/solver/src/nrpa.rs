@@ -211,10 +211,10 @@ pub struct NrpaStream<'g> {
     best: (i64, Vec<Step>),
     /// The last win was found by a tail search.
     by_tail: bool,
-    /// Whether the tail searches run after each search (off unless set;
-    /// the solver sets it where their memory is set aside,
+    /// Nodes the tail searches after each search may expand (0, the
+    /// default: none; the solver sets it where their memory is set aside,
     /// [`crate::search::tails_run`]).
-    pub tails: bool,
+    pub tail_nodes: u64,
 }
 
 impl<'g> NrpaStream<'g> {
@@ -224,7 +224,7 @@ impl<'g> NrpaStream<'g> {
             runs: 0,
             best: (i64::MIN, Vec::new()),
             by_tail: false,
-            tails: false,
+            tail_nodes: 0,
         }
     }
 
@@ -258,7 +258,7 @@ impl<'g> NrpaStream<'g> {
     /// Runs searches until `budget` more moves are played, the deadline
     /// passes, `stop` is raised, or a win is found (its core moves). After
     /// each search that ends without a win, the tail searches look for
-    /// one near its best line's end, where they run ([`NrpaStream::tails`],
+    /// one near its best line's end, where they run ([`NrpaStream::tail_nodes`],
     /// [`crate::rollout::tail_of`]).
     pub fn phase(
         &mut self,
@@ -282,10 +282,11 @@ impl<'g> NrpaStream<'g> {
             if n.cut {
                 return None;
             }
-            if self.tails {
+            if self.tail_nodes > 0 {
                 let won = crate::rollout::tail_of(
                     n.g,
                     &line,
+                    self.tail_nodes,
                     n.limit,
                     &mut n.moves,
                     &mut n.most_up,

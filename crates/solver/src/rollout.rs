@@ -246,7 +246,7 @@ pub struct Rollouts<'g> {
     /// The restarts: search depth first near the end of each new best
     /// line ([`tail_of`]), in [`crate::search::TAIL_BYTES`] of memory the
     /// caller set aside. Off unless set.
-    pub tails: bool,
+    pub tail_nodes: u64,
     /// The last win was found by a tail search.
     by_tail: bool,
     /// What greedy playouts found: for each position one passed, the value
@@ -351,7 +351,7 @@ impl<'g> Rollouts<'g> {
             stop: None,
             line: HashSet::default(),
             best: (i64::MIN, Vec::new()),
-            tails: false,
+            tail_nodes: 0,
             by_tail: false,
             ends: HashMap::default(),
             ends_cap: bytes.saturating_sub(LINE_BYTES) / ENDS_ENTRY_BYTES,
@@ -438,14 +438,15 @@ impl<'g> Rollouts<'g> {
     }
 
     /// The tail searches on the best line, where they run
-    /// ([`Rollouts::tails`]): a win's core moves from the deal, if found.
+    /// ([`Rollouts::tail_nodes`]): a win's core moves from the deal, if found.
     fn tail(&mut self) -> Option<Vec<Move>> {
-        if !self.tails {
+        if self.tail_nodes == 0 {
             return None;
         }
         tail_of(
             self.g,
             &self.best.1,
+            self.tail_nodes,
             self.limit,
             &mut self.moves,
             &mut self.most_up,
@@ -938,7 +939,7 @@ pub(crate) fn line_moves(g: &Game, line: &[Step]) -> Option<Vec<Move>> {
 
 /// The tail searches ([`crate::search::tail_search`]) on `line`, a random
 /// search's line from the deal that ended without a win, for at most
-/// [`crate::search::TAIL_NODES`] nodes and what is left of `limit` past
+/// `nodes` nodes ([`crate::search::TAIL_NODES`] by default) and what is left of `limit` past
 /// `moves` (which they add to, as the search's moves), before the
 /// deadline and the stop flag, in [`crate::search::TAIL_BYTES`]; they
 /// raise `most_up` to what they saw. A win's core moves from the deal,
@@ -946,13 +947,14 @@ pub(crate) fn line_moves(g: &Game, line: &[Step]) -> Option<Vec<Move>> {
 pub(crate) fn tail_of(
     g: &Game,
     line: &[Step],
+    nodes: u64,
     limit: u64,
     moves: &mut u64,
     most_up: &mut u32,
     deadline: Option<(Instant, Duration)>,
     stop: Option<StopFlag>,
 ) -> Option<Vec<Move>> {
-    let nodes = crate::search::TAIL_NODES.min(limit.saturating_sub(*moves));
+    let nodes = nodes.min(limit.saturating_sub(*moves));
     if nodes == 0 {
         return None;
     }

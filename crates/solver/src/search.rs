@@ -433,6 +433,10 @@ pub struct Options {
     /// the nodes, with [`TAIL_BYTES`] set aside; on by default; never
     /// without the NRPA searches, [`tails_run`]).
     pub tails: bool,
+    /// The tail searches' nodes a line ([`TAIL_NODES`] when `None`), for
+    /// experiments.
+    #[doc(hidden)]
+    pub tail_nodes: Option<u64>,
     /// The seed of the random searches beside the exhaustive one, where
     /// they run: the NRPA searches' random stream ([`crate::nrpa`]) and
     /// the noises of the restarts ([`crate::rollout::first_restart`]).
@@ -606,6 +610,7 @@ impl Default for Options {
             beams: true,
             nrpa: true,
             tails: true,
+            tail_nodes: None,
             rollout_seed: 0,
             probes: true,
             replace_when_full: false,
@@ -1175,7 +1180,11 @@ fn drive_search(game: &Game, limits: &Limits, dfs: &mut Searcher, options: &Opti
     let seed = sitting_seed(options.rollout_seed, dfs.stats.nodes);
     let mut rollouts = (dfs.reserved > 0).then(|| {
         let (r, b) = stream_bytes(game.rules(), options, limits.max_memory);
-        let tails = tails_run(game.rules(), options, limits.max_memory);
+        let tails = if tails_run(game.rules(), options, limits.max_memory) {
+            options.tail_nodes.unwrap_or(TAIL_NODES)
+        } else {
+            0
+        };
         Streams::new(game, r, b, options.nrpa, tails, seed)
     });
     loop {
@@ -1280,9 +1289,10 @@ struct Streams<'g> {
     /// The NRPA searches ([`crate::nrpa`], [`Options::nrpa`]), where the
     /// restarts run, with [`crate::nrpa::BYTES`] of the rollouts' memory.
     nrpa: Option<NrpaStream<'g>>,
-    /// Whether the tail searches run ([`tails_run`]): on the NRPA
-    /// searches' lines, and from [`BEAMS_FROM`] on the restarts'.
-    tails: bool,
+    /// The tail searches' nodes a line, 0 where they do not run
+    /// ([`tails_run`]): on the NRPA searches' lines, and from
+    /// [`BEAMS_FROM`] on the restarts'.
+    tails: u64,
 }
 
 impl<'g> Streams<'g> {
@@ -1293,13 +1303,13 @@ impl<'g> Streams<'g> {
         bytes: usize,
         beams: usize,
         nrpa: bool,
-        tails: bool,
+        tails: u64,
         seed: u64,
     ) -> Streams<'g> {
         let beams = (beams > 0).then(|| Beams::new(game, beams, crate::beam::weights()));
         let nrpa = nrpa_fits(game.rules(), nrpa, bytes).then(|| {
             let mut n = NrpaStream::new(game, seed);
-            n.tails = tails;
+            n.tail_nodes = tails;
             n
         });
         let bytes = bytes
@@ -1539,7 +1549,11 @@ fn rollout_phase(
     // phase plays at most 1.6 M moves, and each new best line of the
     // first restarts would cost a tail search.
     if let Some(r) = streams.restarts.as_mut() {
-        r.tails = streams.tails && pause >= BEAMS_FROM;
+        r.tail_nodes = if pause >= BEAMS_FROM {
+            streams.tails
+        } else {
+            0
+        };
     }
     let nrpa_part = if nrpa.is_some() { budget / 2 } else { 0 };
     let beam_part = match (beams.is_some(), nrpa.is_some()) {

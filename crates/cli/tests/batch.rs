@@ -675,11 +675,16 @@ fn two_deck_reports_name_the_restarts() {
         assert_eq!(lines(Path::new(&path(csv))), 3);
     }
     // Without the beams, the NRPA searches (and so their tail searches),
-    // or the tail searches, a report does not name them.
+    // or the tail searches, a report does not name them; another budget
+    // of the tail searches is named.
     for (flag, named) in [
         ("--no-beams", " restarts=cuts nrpa=half tails=nrpa+restarts"),
         ("--no-nrpa", " restarts=cuts beams=on"),
         ("--no-tails", " restarts=cuts beams=on nrpa=half"),
+        (
+            "--tail-nodes=400k",
+            " restarts=cuts beams=on nrpa=half tails=nrpa+restarts tail-nodes=400000",
+        ),
     ] {
         let plain = path(&format!("plain{flag}.csv"));
         let o = run(&["--seeds", "3..5", flag], &plain);

@@ -286,8 +286,7 @@ impl<'g> NrpaStream<'g> {
                 let won = crate::rollout::tail_of(
                     n.g,
                     &line,
-                    self.tail_nodes,
-                    n.limit,
+                    self.tail_nodes.min(n.limit.saturating_sub(n.moves)),
                     &mut n.moves,
                     &mut n.most_up,
                     n.deadline,

@@ -446,8 +446,7 @@ impl<'g> Rollouts<'g> {
         tail_of(
             self.g,
             &self.best.1,
-            self.tail_nodes,
-            self.limit,
+            self.tail_nodes.min(self.limit.saturating_sub(self.moves)),
             &mut self.moves,
             &mut self.most_up,
             self.deadline,
@@ -939,8 +938,9 @@ pub(crate) fn line_moves(g: &Game, line: &[Step]) -> Option<Vec<Move>> {
 
 /// The tail searches ([`crate::search::tail_search`]) on `line`, a random
 /// search's line from the deal that ended without a win, for at most
-/// `nodes` nodes ([`crate::search::TAIL_NODES`] by default) and what is left of `limit` past
-/// `moves` (which they add to, as the search's moves), before the
+/// `nodes` nodes (the caller's budget a line, [`crate::search::TAIL_NODES`]
+/// by default, within what is left of its own), adding them to `moves`
+/// (as the search's moves), before the
 /// deadline and the stop flag, in [`crate::search::TAIL_BYTES`]; they
 /// raise `most_up` to what they saw. A win's core moves from the deal,
 /// if found. The NRPA searches and the restarts call it alike.
@@ -948,13 +948,11 @@ pub(crate) fn tail_of(
     g: &Game,
     line: &[Step],
     nodes: u64,
-    limit: u64,
     moves: &mut u64,
     most_up: &mut u32,
     deadline: Option<(Instant, Duration)>,
     stop: Option<StopFlag>,
 ) -> Option<Vec<Move>> {
-    let nodes = nodes.min(limit.saturating_sub(*moves));
     if nodes == 0 {
         return None;
     }

@@ -828,7 +828,9 @@ pub const FIRST_TAIL: usize = 8;
 /// [`crate::nrpa::STREAM_LEVEL`] plays some 0.3 M to 0.7 M moves on
 /// Variegated Canfield; the searches 8 and 16 moves back take some 800
 /// and 11,000 nodes on average, 32 back some 330,000 (so that one is
-/// often cut short).
+/// often cut short). 400,000 did no better: Variegated Canfield seeds
+/// 1,001-1,100 at 20 M nodes, 61 won against 62, 10.68 M nodes a deal
+/// against 10.31 M (`results/2026-12-03-tail-searches`).
 pub const TAIL_NODES: u64 = 100_000;
 
 /// Memory of a tail search (its table and path; they run one at a time),

@@ -653,9 +653,9 @@ fn two_deck_reports_name_the_restarts() {
         text(&o.stderr)
     );
     // Reports of the tail searches on the NRPA searches' lines alone, of
-    // NRPA before the tail searches, of NRPA with a quarter of each phase, of the beams before the NRPA searches, of the cuts
-    // before the beams, of the restarts before the cuts, and of no
-    // restarts.
+    // NRPA before the tail searches, of NRPA with a quarter of each
+    // phase, of the beams before the NRPA searches, of the cuts before
+    // the beams, of the restarts before the cuts, and of no restarts.
     for (older, csv) in [
         (
             " restarts=cuts beams=on nrpa=half tails=on",

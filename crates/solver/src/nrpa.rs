@@ -282,20 +282,18 @@ impl<'g> NrpaStream<'g> {
             if n.cut {
                 return None;
             }
-            if self.tail_nodes > 0 {
-                let won = crate::rollout::tail_of(
-                    n.g,
-                    &line,
-                    self.tail_nodes.min(n.limit.saturating_sub(n.moves)),
-                    &mut n.moves,
-                    &mut n.most_up,
-                    n.deadline,
-                    n.stop,
-                );
-                if won.is_some() {
-                    self.by_tail = true;
-                    return won;
-                }
+            let won = crate::rollout::tail_of(
+                n.g,
+                &line,
+                self.tail_nodes.min(n.limit.saturating_sub(n.moves)),
+                &mut n.moves,
+                &mut n.most_up,
+                n.deadline,
+                n.stop,
+            );
+            if won.is_some() {
+                self.by_tail = true;
+                return won;
             }
             if v > self.best.0 {
                 self.best = (v, line);

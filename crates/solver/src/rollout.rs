@@ -440,9 +440,6 @@ impl<'g> Rollouts<'g> {
     /// The tail searches on the best line, where they run
     /// ([`Rollouts::tail_nodes`]): a win's core moves from the deal, if found.
     fn tail(&mut self) -> Option<Vec<Move>> {
-        if self.tail_nodes == 0 {
-            return None;
-        }
         tail_of(
             self.g,
             &self.best.1,

@@ -996,6 +996,17 @@ pub fn tails_run(rules: &Rules, options: &Options, max_memory: usize) -> bool {
     options.tails && nrpa_runs(rules, options, max_memory)
 }
 
+/// The tail searches' nodes a line in a search with `options` and
+/// `max_memory` ([`TAIL_NODES`] unless [`Options::tail_nodes`] says), 0
+/// where they do not run ([`tails_run`]).
+fn tail_budget(rules: &Rules, options: &Options, max_memory: usize) -> u64 {
+    if tails_run(rules, options, max_memory) {
+        options.tail_nodes.unwrap_or(TAIL_NODES)
+    } else {
+        0
+    }
+}
+
 /// Whether NRPA searches run beside rollouts holding `rollouts` bytes
 /// (`on`: [`Options::nrpa`]): in a two-deck game, when those bytes hold
 /// them and the two streams of rollouts.
@@ -1050,7 +1061,7 @@ fn drive(
         // The rollouts' memory is set aside before the table grows, so that
         // table, paths and rollouts together stay inside the limit.
         let (r, b) = stream_bytes(game.rules(), options, limits.max_memory);
-        let t = if tails_run(game.rules(), options, limits.max_memory) {
+        let t = if tail_budget(game.rules(), options, limits.max_memory) > 0 {
             TAIL_BYTES
         } else {
             0
@@ -1182,11 +1193,7 @@ fn drive_search(game: &Game, limits: &Limits, dfs: &mut Searcher, options: &Opti
     let seed = sitting_seed(options.rollout_seed, dfs.stats.nodes);
     let mut rollouts = (dfs.reserved > 0).then(|| {
         let (r, b) = stream_bytes(game.rules(), options, limits.max_memory);
-        let tails = if tails_run(game.rules(), options, limits.max_memory) {
-            options.tail_nodes.unwrap_or(TAIL_NODES)
-        } else {
-            0
-        };
+        let tails = tail_budget(game.rules(), options, limits.max_memory);
         Streams::new(game, r, b, options.nrpa, tails, seed)
     });
     loop {
@@ -1292,8 +1299,8 @@ struct Streams<'g> {
     /// restarts run, with [`crate::nrpa::BYTES`] of the rollouts' memory.
     nrpa: Option<NrpaStream<'g>>,
     /// The tail searches' nodes a line, 0 where they do not run
-    /// ([`tails_run`]): on the NRPA searches' lines, and from
-    /// [`BEAMS_FROM`] on the restarts'.
+    /// ([`tail_budget`]): given to the NRPA searches and the restarts in
+    /// each phase from [`BEAMS_FROM`] on ([`rollout_phase`]).
     tails: u64,
 }
 
@@ -1309,11 +1316,7 @@ impl<'g> Streams<'g> {
         seed: u64,
     ) -> Streams<'g> {
         let beams = (beams > 0).then(|| Beams::new(game, beams, crate::beam::weights()));
-        let nrpa = nrpa_fits(game.rules(), nrpa, bytes).then(|| {
-            let mut n = NrpaStream::new(game, seed);
-            n.tail_nodes = tails;
-            n
-        });
+        let nrpa = nrpa_fits(game.rules(), nrpa, bytes).then(|| NrpaStream::new(game, seed));
         let bytes = bytes
             - if nrpa.is_some() {
                 crate::nrpa::BYTES
@@ -1545,18 +1548,22 @@ fn rollout_phase(
         1
     };
     let mut budget = pause.saturating_mul(share);
-    let beams = streams.beams.as_mut().filter(|_| pause >= BEAMS_FROM);
-    let nrpa = streams.nrpa.as_mut().filter(|_| pause >= BEAMS_FROM);
-    // The restarts' tail searches wait for the same pause: before it a
+    // The tail searches start with the NRPA searches: before the pause a
     // phase plays at most 1.6 M moves, and each new best line of the
     // first restarts would cost a tail search.
+    let tails = if pause >= BEAMS_FROM {
+        streams.tails
+    } else {
+        0
+    };
     if let Some(r) = streams.restarts.as_mut() {
-        r.tail_nodes = if pause >= BEAMS_FROM {
-            streams.tails
-        } else {
-            0
-        };
+        r.tail_nodes = tails;
     }
+    if let Some(n) = streams.nrpa.as_mut() {
+        n.tail_nodes = tails;
+    }
+    let beams = streams.beams.as_mut().filter(|_| pause >= BEAMS_FROM);
+    let nrpa = streams.nrpa.as_mut().filter(|_| pause >= BEAMS_FROM);
     let nrpa_part = if nrpa.is_some() { budget / 2 } else { 0 };
     let beam_part = match (beams.is_some(), nrpa.is_some()) {
         (false, _) => 0,

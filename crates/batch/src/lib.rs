@@ -13,6 +13,6 @@ pub mod seeds;
 pub mod stats;
 
 pub use report::{apply_retry, merge, ReportError, Retried, Sink};
-pub use row::{Columns, Job, Row, Verdict, HEADER};
+pub use row::{Columns, Job, Numbering, Row, Verdict, HEADER, PYSOLFC_DEALS};
 pub use seeds::{SeedRange, SeedsError, Shard};
 pub use stats::{mcnemar, wilson, Paired, Summary};

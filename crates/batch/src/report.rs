@@ -180,6 +180,19 @@ fn check_run(
         )));
     }
     if row.rules != rules {
+        use crate::row::Numbering;
+        let (was, now) = (Numbering::of_rules(&row.rules), Numbering::of_rules(rules));
+        if was != now {
+            return Err(bad(format!(
+                "this report's deals are {}, and this run's are {} (give {} to go on with it)",
+                was.plural(),
+                now.plural(),
+                match was {
+                    Numbering::Demon => "--seeds",
+                    Numbering::Pysolfc => "--pysolfc",
+                }
+            )));
+        }
         return Err(bad(format!(
             "this report's rules differ from this run's:\n  report: {}\n  run:    {rules}",
             row.rules

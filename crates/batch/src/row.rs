@@ -3,6 +3,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use demon_core::pysolfc::GameNumber;
 use demon_core::{GameKind, Rules, Source};
 use demon_solver::{solve_with, Limit, Limits, Options, Outcome};
 
@@ -79,14 +80,77 @@ impl fmt::Display for Verdict {
     }
 }
 
+/// How a run's deals are numbered: what its reports' `seed` column holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Numbering {
+    /// demon's own seeds (`--seeds`).
+    #[default]
+    Demon,
+    /// PySolFC game numbers (`--pysolfc`), from 1 (never with `ms`: those
+    /// are FreeCell's numbering). The reports' `rules` column then ends
+    /// with [`PYSOLFC_DEALS`], so that every reader that matches rows by
+    /// game, rules and seed (resume, merge, retries, the recorded
+    /// verdicts) keeps them apart from demon's seeds of the same number.
+    Pysolfc,
+}
+
+/// What ends the `rules` column of a report of PySolFC game numbers.
+pub const PYSOLFC_DEALS: &str = " deals=pysolfc";
+
+impl Numbering {
+    /// The numbering of a report whose `rules` column is `rules`.
+    pub fn of_rules(rules: &str) -> Numbering {
+        if rules.ends_with(PYSOLFC_DEALS) {
+            Numbering::Pysolfc
+        } else {
+            Numbering::Demon
+        }
+    }
+
+    /// The `rules` column of a report of `rules` so numbered.
+    pub fn signature(self, rules: &Rules) -> String {
+        match self {
+            Numbering::Demon => rules.signature(),
+            Numbering::Pysolfc => rules.signature() + PYSOLFC_DEALS,
+        }
+    }
+
+    /// Deal `n`.
+    pub fn source(self, n: u64) -> Source {
+        match self {
+            Numbering::Demon => Source::Native(n),
+            Numbering::Pysolfc => Source::Pysolfc(GameNumber {
+                value: n.into(),
+                ms: false,
+            }),
+        }
+    }
+
+    /// Deal `n` in words: "seed 7" or "PySolFC #7".
+    pub fn deal(self, n: u64) -> String {
+        self.source(n).to_string()
+    }
+
+    /// The deals in words, plural: "seeds" or "PySolFC games".
+    pub fn plural(self) -> &'static str {
+        match self {
+            Numbering::Demon => "seeds",
+            Numbering::Pysolfc => "PySolFC games",
+        }
+    }
+}
+
 /// A solved deal as the report has it. `seconds` is rounded to the
 /// report's precision (0.1 ms), so a row read back equals the row written.
 #[derive(Clone, Debug, PartialEq, serde::Deserialize)]
 pub struct Row {
     /// The game's command-line name.
     pub game: String,
-    /// The full rule set ([`Rules::signature`]).
+    /// The full rule set ([`Rules::signature`]), followed by
+    /// [`PYSOLFC_DEALS`] when `seed` is a PySolFC game number
+    /// ([`Numbering::signature`]).
     pub rules: String,
+    /// The deal: demon's seed, or PySolFC's game number ([`Numbering`]).
     pub seed: u64,
     pub verdict: Verdict,
     /// Moves of the winning line as `demon solve` prints it (shortened by
@@ -172,7 +236,7 @@ impl Row {
         r
     }
 
-    fn from_outcome(game: GameKind, rules: &Rules, seed: u64, out: &Outcome) -> Row {
+    fn from_outcome(game: GameKind, rules: String, seed: u64, out: &Outcome) -> Row {
         use demon_solver::Verdict as V;
         let (verdict, moves, limit) = match &out.verdict {
             V::Won(m) => (Verdict::Won, m.len() as u64, String::new()),
@@ -182,7 +246,7 @@ impl Row {
         let s = &out.stats;
         Row {
             game: game.name().to_string(),
-            rules: rules.signature(),
+            rules,
             seed,
             verdict,
             solution_moves: moves,
@@ -220,10 +284,18 @@ pub struct Job {
     /// goes on from where it stopped instead of searching it again from
     /// the deal. Without it, only an interrupted deal is saved.
     pub keep_unknown: bool,
+    /// What the run's seeds are: demon's, or PySolFC's game numbers.
+    pub numbering: Numbering,
 }
 
 impl Job {
-    /// Solves demon's deal `seed`: its row, or `None` when the stop flag
+    /// The `rules` column of the run's reports ([`Numbering::signature`]).
+    pub fn signature(&self) -> String {
+        self.numbering.signature(&self.rules)
+    }
+
+    /// Solves deal `seed` (demon's seed or PySolFC's game number, as
+    /// [`Job::numbering`] says): its row, or `None` when the stop flag
     /// interrupted it and it was saved in the checkpoint directory (a deal
     /// a limit stops has its row, saved or not: [`Job::keep_unknown`]). An
     /// error is the solver failing its own check (never expected) or a
@@ -239,7 +311,7 @@ impl Job {
         seed: u64,
         board: Option<demon_solver::ProgressBoard>,
     ) -> Result<Option<Row>, String> {
-        let layout = Source::Native(seed).layout(&self.rules);
+        let layout = self.numbering.source(seed).layout(&self.rules);
         let fail = |e: demon_solver::SolveError| format!("seed {seed}: {e}");
         let options = Options {
             progress: board,
@@ -308,17 +380,85 @@ impl Job {
         };
         // Its time is not in the row's seconds (the search's time).
         out.shorten_line(&self.rules, &layout);
-        Ok(Some(Row::from_outcome(self.game, &self.rules, seed, &out)))
+        Ok(Some(Row::from_outcome(
+            self.game,
+            self.signature(),
+            seed,
+            &out,
+        )))
     }
 
     /// Where deal `seed` is saved in checkpoint directory `dir`: a file,
-    /// or a directory for the layered search.
+    /// or a directory for the layered search (`GAME-SEED.ck`, or
+    /// `GAME-pysolfc-N.ck` for PySolFC's game `N`).
     pub fn checkpoint_path(&self, dir: &Path, seed: u64) -> PathBuf {
         let ext = if self.options.layered {
             "layered"
         } else {
             "ck"
         };
-        dir.join(format!("{}-{seed}.{ext}", self.game.name()))
+        let pysolfc = match self.numbering {
+            Numbering::Demon => "",
+            Numbering::Pysolfc => "pysolfc-",
+        };
+        dir.join(format!("{}-{pysolfc}{seed}.{ext}", self.game.name()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Job, Numbering, PYSOLFC_DEALS};
+    use demon_core::{GameKind, Reading};
+    use demon_solver::{Limits, Options};
+    use std::path::Path;
+
+    fn job(numbering: Numbering, layered: bool) -> Job {
+        let rules = GameKind::Canfield.preset(Reading::Pysolfc).unwrap();
+        Job {
+            game: GameKind::Canfield,
+            options: Options {
+                layered,
+                ..Options::for_rules(&rules)
+            },
+            rules,
+            limits: Limits {
+                max_nodes: Some(1000),
+                max_memory: 16 << 20,
+                timeout: None,
+            },
+            checkpoints: None,
+            keep_unknown: false,
+            numbering,
+        }
+    }
+
+    /// The rules column carries the numbering, and gives it back; the
+    /// deals and their saves are PySolFC's games, named apart.
+    #[test]
+    fn pysolfc_numbering_marks_the_rules_and_names_the_saves() {
+        let (demon, pysolfc) = (job(Numbering::Demon, false), job(Numbering::Pysolfc, false));
+        assert_eq!(demon.signature(), demon.rules.signature());
+        assert_eq!(pysolfc.signature(), demon.rules.signature() + PYSOLFC_DEALS);
+        assert_eq!(Numbering::of_rules(&demon.signature()), Numbering::Demon);
+        assert_eq!(
+            Numbering::of_rules(&pysolfc.signature()),
+            Numbering::Pysolfc
+        );
+        assert_eq!(Numbering::Demon.deal(7), "seed 7");
+        assert_eq!(Numbering::Pysolfc.deal(7), "PySolFC #7");
+        let dir = Path::new("ck");
+        assert_eq!(demon.checkpoint_path(dir, 7), dir.join("canfield-7.ck"));
+        assert_eq!(
+            pysolfc.checkpoint_path(dir, 7),
+            dir.join("canfield-pysolfc-7.ck")
+        );
+        let layered = job(Numbering::Pysolfc, true);
+        assert_eq!(
+            layered.checkpoint_path(dir, 7),
+            dir.join("canfield-pysolfc-7.layered")
+        );
+        // A row is PySolFC's game, with the marked rules.
+        let row = pysolfc.solve(1).unwrap().unwrap();
+        assert_eq!((row.seed, row.rules), (1, pysolfc.signature()));
     }
 }

@@ -131,6 +131,7 @@ mod tests {
             },
             checkpoints: None,
             keep_unknown: false,
+            numbering: Default::default(),
         });
         static STOP: AtomicBool = AtomicBool::new(false);
         let (tx, rx) = std::sync::mpsc::channel();

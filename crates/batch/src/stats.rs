@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::row::{Row, Verdict};
+use crate::row::{Numbering, Row, Verdict};
 
 /// The normal quantile for a two-sided 95% interval.
 const Z95: f64 = 1.959_963_984_540_054;
@@ -167,6 +167,8 @@ pub struct Summary {
     /// How near the unknown deals came ([`Row::most_up`]), over those
     /// whose report records it (`None` if none does).
     pub unknown_up: Option<Nearest>,
+    /// What the rows' seeds are (from the first row's rules).
+    pub numbering: Numbering,
 }
 
 /// How near the unknown deals came: the most cards up in one position,
@@ -192,6 +194,9 @@ impl Summary {
     pub fn of(rows: &[Row]) -> Summary {
         let count = |v: Verdict| rows.iter().filter(|r| r.verdict == v).count() as u64;
         Summary {
+            numbering: rows
+                .first()
+                .map_or(Numbering::Demon, |r| Numbering::of_rules(&r.rules)),
             deals: rows.len() as u64,
             won: count(Verdict::Won),
             lost: count(Verdict::Lost),
@@ -336,11 +341,11 @@ impl fmt::Display for Summary {
         if let Some(n) = self.unknown_up {
             writeln!(
                 f,
-                "how near the unknown deals came (most cards up in one position, {} deal{}): median {}, nearest seed {} with {}",
+                "how near the unknown deals came (most cards up in one position, {} deal{}): median {}, nearest {} with {}",
                 n.deals,
                 if n.deals == 1 { "" } else { "s" },
                 n.median,
-                n.seed,
+                self.numbering.deal(n.seed),
                 n.most_up
             )?;
         }
@@ -374,8 +379,8 @@ impl fmt::Display for Summary {
             match l.table_bytes_per_position() {
                 Some(b) => writeln!(
                     f,
-                    "most positions stored: seed {}, {} positions in a table of {:.1} MiB, {:.1} bytes a position; its peak memory {:.1} MiB (the table, the search paths, the probes and the rollouts)",
-                    l.seed,
+                    "most positions stored: {}, {} positions in a table of {:.1} MiB, {:.1} bytes a position; its peak memory {:.1} MiB (the table, the search paths, the probes and the rollouts)",
+                    self.numbering.deal(l.seed),
                     l.stored,
                     mib(l.table_bytes),
                     b,
@@ -383,8 +388,8 @@ impl fmt::Display for Summary {
                 )?,
                 None => writeln!(
                     f,
-                    "most positions stored: seed {}, {} positions; its peak memory {:.1} MiB, {:.0} bytes a position (the peak counts the search paths, the probes and the rollouts beside the table)",
-                    l.seed,
+                    "most positions stored: {}, {} positions; its peak memory {:.1} MiB, {:.0} bytes a position (the peak counts the search paths, the probes and the rollouts beside the table)",
+                    self.numbering.deal(l.seed),
                     l.stored,
                     mib(l.peak_memory),
                     l.bytes_per_position()

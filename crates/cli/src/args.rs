@@ -89,8 +89,8 @@ pub enum Command {
     ///
     /// Each deal is searched on one thread; deals are spread over --jobs threads. --max-memory is the whole run's budget, shared equally by the jobs. The report gets one row per deal in seed order, each written as soon as it can be; a deal finished ahead of its turn waits in FILE.pending. Stopped by Ctrl-C or a kill, the run loses nothing it finished: run the same command with --resume to continue it. With --checkpoint-dir, Ctrl-C also saves the deals in progress, and --resume continues them where they stopped.
     #[command(
-        after_help = "Examples:\n  demon batch canfield --seeds 1..1000 --group-moves any --csv canfield.csv\n  demon batch canfield --seeds 1..1000 --group-moves any --csv canfield.csv --resume\n  demon batch storehouse --rules pysolfc --seeds 1..10000 --timeout 10 --jobs 2 --max-memory 8G\n  demon batch canfield --seeds 1..1000000 --shard 3/8 --csv part3.csv\n  demon batch canfield --group-moves any --retry-unknown canfield.csv --max-nodes 50M --csv canfield-50M.csv\n  demon batch superior-canfield --retry-unknown sc.csv --forget-when-full --csv sc-hard.csv --checkpoint-dir ck    # Ctrl-C saves the deals in progress; --resume goes on\n  demon batch chameleon --retry-unknown c.csv --layered --max-nodes 300M --csv c-300M.csv --checkpoint-dir ck --keep-unknown\n  demon batch chameleon --retry-unknown c-300M.csv --layered --max-nodes 1G --csv c-1G.csv --checkpoint-dir ck --keep-unknown    # goes on from 300 M\n\nSeeds A..B include both ends. --shard I/N takes every N-th seed starting at the I-th; merge the shards' reports with `demon merge`.\nExit code: 0 done, 130 interrupted (continue with --resume), 1 error, 2 bad arguments.",
-        group = clap::ArgGroup::new("deals").required(true).args(["seeds", "retry_unknown"])
+        after_help = "Examples:\n  demon batch canfield --seeds 1..1000 --group-moves any --csv canfield.csv\n  demon batch canfield --seeds 1..1000 --group-moves any --csv canfield.csv --resume\n  demon batch storehouse --rules pysolfc --seeds 1..10000 --timeout 10 --jobs 2 --max-memory 8G\n  demon batch canfield --seeds 1..1000000 --shard 3/8 --csv part3.csv\n  demon batch canfield --rules pysolfc --pysolfc 1..1000 --csv pysolfc-canfield.csv    # PySolFC's games 1 to 1000\n  demon batch canfield --group-moves any --retry-unknown canfield.csv --max-nodes 50M --csv canfield-50M.csv\n  demon batch superior-canfield --retry-unknown sc.csv --forget-when-full --csv sc-hard.csv --checkpoint-dir ck    # Ctrl-C saves the deals in progress; --resume goes on\n  demon batch chameleon --retry-unknown c.csv --layered --max-nodes 300M --csv c-300M.csv --checkpoint-dir ck --keep-unknown\n  demon batch chameleon --retry-unknown c-300M.csv --layered --max-nodes 1G --csv c-1G.csv --checkpoint-dir ck --keep-unknown    # goes on from 300 M\n\nSeeds A..B (and --pysolfc A..B) include both ends. --shard I/N takes every N-th seed starting at the I-th; merge the shards' reports with `demon merge`.\nExit code: 0 done, 130 interrupted (continue with --resume), 1 error, 2 bad arguments.",
+        group = clap::ArgGroup::new("deals").required(true).args(["seeds", "pysolfc", "retry_unknown"])
     )]
     Batch {
         #[command(flatten)]
@@ -125,7 +125,7 @@ pub enum Command {
     /// Each --variant is 'NAME: options', the options being rule options of the game (as for `demon rules`), applied over the rule options given outside the variants; a variant with no options has just those. The table gives each variant's win rate with its 95% interval, and for each variant against the first, the deals won under one only and McNemar's exact test.
     #[command(
         after_help = "Examples:\n  demon compare canfield --seeds 1..1000 --variant 'whole: --group-moves whole' --variant 'any: --group-moves any'\n  demon compare storehouse --seeds 1..2000 --variant 'standard:' --variant 'pysolfc: --rules pysolfc' --csv store\n\nWith --csv PREFIX each variant's rows go to PREFIX-NAME.csv, a report like `demon batch` writes (and --resume continues), and the table to PREFIX-compare.csv.\nExit code: 0 done, 130 interrupted, 1 error, 2 bad arguments.",
-        group = clap::ArgGroup::new("deals").required(true).args(["seeds"])
+        group = clap::ArgGroup::new("deals").required(true).args(["seeds", "pysolfc"])
     )]
     Compare {
         /// The game, and rule options shared by every variant.
@@ -194,6 +194,9 @@ pub struct RunOpts {
     /// Seeds A..B (both included), or a single seed.
     #[arg(long, value_name = "A..B", value_parser = parse_seeds, help_heading = "Deals")]
     pub seeds: Option<demon_batch::SeedRange>,
+    /// PySolFC game numbers A..B (both included, from 1) instead of demon's seeds: the deals PySolFC deals as those games, under the rules given (add --rules pysolfc for PySolFC's own). The report's rules column ends with "deals=pysolfc", so it is never mixed with reports of demon's seeds.
+    #[arg(long, value_name = "A..B", value_parser = parse_pysolfc_range, help_heading = "Deals")]
+    pub pysolfc: Option<demon_batch::SeedRange>,
     /// Solve only the I-th of N interleaved slices of the seeds (1 <= I <= N).
     #[arg(long, value_name = "I/N", value_parser = parse_shard, help_heading = "Deals")]
     pub shard: Option<demon_batch::Shard>,
@@ -213,6 +216,18 @@ pub struct RunOpts {
 fn parse_seeds(s: &str) -> Result<demon_batch::SeedRange, String> {
     s.parse()
         .map_err(|e: demon_batch::SeedsError| e.to_string())
+}
+
+/// A range of PySolFC game numbers: a seed range that starts at 1 or
+/// above (PySolFC has no game 0; its `ms` numbers are FreeCell's).
+fn parse_pysolfc_range(s: &str) -> Result<demon_batch::SeedRange, String> {
+    let r = parse_seeds(s)?;
+    if r.first == 0 {
+        return Err(format!(
+            "'{s}': PySolFC game numbers start at 1; 0 is not a game"
+        ));
+    }
+    Ok(r)
 }
 
 fn parse_shard(s: &str) -> Result<demon_batch::Shard, String> {

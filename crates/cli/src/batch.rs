@@ -14,7 +14,7 @@ use anyhow::{bail, Context, Result};
 use clap::Parser;
 use demon_batch::run::{self, Event};
 use demon_batch::stats::pct;
-use demon_batch::{seeds, Job, Row, SeedRange, Shard, Sink, Summary, Verdict};
+use demon_batch::{seeds, Job, Numbering, Row, SeedRange, Shard, Sink, Summary, Verdict};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::args::{GameArgs, LimitArgs, OutFormat, RunOpts};
@@ -54,7 +54,7 @@ fn catch_interrupt() -> Result<()> {
 
 /// Which deals a run solves.
 pub enum Deals {
-    /// `--seeds A..B`.
+    /// `--seeds A..B`, or `--pysolfc A..B` ([`RunArgs::numbering`]).
     Range(SeedRange),
     /// `--retry-unknown REPORT`: the deals a report left unknown, in its order.
     Retry {
@@ -68,6 +68,9 @@ pub enum Deals {
 /// Settings shared by `batch` and `compare`.
 pub struct RunArgs<'a> {
     pub deals: Deals,
+    /// What the seeds are: demon's, or PySolFC's game numbers (given by
+    /// `--pysolfc`, or read from the report a retry retries).
+    pub numbering: Numbering,
     pub shard: Shard,
     pub jobs: Option<usize>,
     pub limits: &'a LimitArgs,
@@ -81,12 +84,13 @@ pub struct RunArgs<'a> {
 }
 
 impl<'a> RunArgs<'a> {
-    /// The run of `--seeds`, or of `retry` (a report whose unknown deals
-    /// are solved again); the caller has checked that one is given.
+    /// The run of `--seeds` or `--pysolfc`, or of `retry` (a report whose
+    /// unknown deals are solved again, numbered as the report's are).
     pub fn new(run: &RunOpts, limits: &'a LimitArgs, retry: Option<&Path>) -> Result<RunArgs<'a>> {
-        let deals = match (run.seeds, retry) {
-            (Some(range), None) => Deals::Range(range),
-            (None, Some(report)) => {
+        let (deals, numbering) = match (run.seeds, run.pysolfc, retry) {
+            (Some(range), None, None) => (Deals::Range(range), Numbering::Demon),
+            (None, Some(range), None) => (Deals::Range(range), Numbering::Pysolfc),
+            (None, None, Some(report)) => {
                 let m = demon_batch::merge(&[report.to_path_buf()])
                     .context("--retry-unknown: cannot read the report")?;
                 let seeds: Vec<u64> = m
@@ -101,17 +105,23 @@ impl<'a> RunArgs<'a> {
                         report.display()
                     );
                 }
-                Deals::Retry {
+                let numbering = Numbering::of_rules(&m.rows[0].rules);
+                let deals = Deals::Retry {
                     report: report.to_path_buf(),
                     game: m.rows[0].game.clone(),
                     rules: m.rows[0].rules.clone(),
                     seeds,
-                }
+                };
+                (deals, numbering)
             }
-            _ => bail!("give either --seeds or --retry-unknown"),
+            (None, None, None) => bail!("give --seeds, --pysolfc or --retry-unknown"),
+            _ => bail!(
+                "give only one of --seeds, --pysolfc and --retry-unknown (a retry's deals are numbered as its report's)"
+            ),
         };
         Ok(RunArgs {
             deals,
+            numbering,
             shard: run.shard.unwrap_or(Shard::WHOLE),
             jobs: run.jobs,
             limits,
@@ -138,26 +148,35 @@ impl<'a> RunArgs<'a> {
                 return Ok(v);
             }
         };
+        let flag = self.flag();
         let n = seeds::count(range, self.shard);
         if n > seeds::MAX_RUN {
             bail!(
-                "--seeds {range} has {n} deals; one run takes at most {}: split it with --shard or smaller ranges",
+                "{flag} {range} has {n} deals; one run takes at most {}: split it with --shard or smaller ranges",
                 seeds::MAX_RUN
             );
         }
         if n == 0 {
             bail!(
-                "--seeds {range} --shard {} has no deals (more shards than seeds)",
+                "{flag} {range} --shard {} has no deals (more shards than deals)",
                 self.shard
             );
         }
         Ok(seeds::seeds(range, self.shard).collect())
     }
 
+    /// The option that names the run's range of deals.
+    fn flag(&self) -> &'static str {
+        match self.numbering {
+            Numbering::Demon => "--seeds",
+            Numbering::Pysolfc => "--pysolfc",
+        }
+    }
+
     /// The deals of the run, in words.
     fn describe(&self, deals: usize) -> String {
         let what = match &self.deals {
-            Deals::Range(range) => format!("seeds {range}"),
+            Deals::Range(range) => format!("{} {range}", self.numbering.plural()),
             Deals::Retry { report, .. } => format!("the unknown deals of {}", report.display()),
         };
         let mut s = format!("{deals} deal{} ({what}", if deals == 1 { "" } else { "s" });
@@ -261,6 +280,7 @@ impl<'a> RunArgs<'a> {
             options,
             checkpoints: self.checkpoints.clone(),
             keep_unknown: self.keep_unknown,
+            numbering: self.numbering,
         })
     }
 }
@@ -545,7 +565,7 @@ pub fn batch(
     let job = run.job(game, threads)?;
     let order = run.order()?;
     let total = order.len();
-    let signature = job.rules.signature();
+    let signature = job.signature();
     let limits = settings(&job);
     run.check_retry(game, &signature, &limits, csv)?;
     let (mut sink, todo) = Sink::open(
@@ -718,7 +738,7 @@ pub fn compare(
             path.as_deref(),
             resume,
             v.game.game.name(),
-            &job.rules.signature(),
+            &job.signature(),
             &settings(&job),
             order.clone(),
         )
@@ -741,7 +761,7 @@ pub fn compare(
     let mut interrupted = false;
     let mut results = Vec::new();
     for (job, mut sink, todo) in plans {
-        let signature = job.rules.signature();
+        let signature = job.signature();
         if !interrupted {
             if let End::Interrupted = drive(job, todo, threads, &mut sink, &pb, run.log)? {
                 interrupted = true;
@@ -975,9 +995,10 @@ pub fn merge(
     writeln!(out, "{title} under rules: {}", first.rules)?;
     writeln!(
         out,
-        "{} report{} merged: seeds {} to {}",
+        "{} report{} merged: {} {} to {}",
         files.len(),
         if files.len() == 1 { "" } else { "s" },
+        Numbering::of_rules(&first.rules).plural(),
         first.seed,
         m.rows.last().map_or(first.seed, |r| r.seed)
     )?;

@@ -1001,3 +1001,127 @@ fn a_batch_off_a_terminal_logs_its_progress() {
     );
     assert!(!run("0", "b.csv").contains("after "));
 }
+
+/// `--pysolfc A..B` solves PySolFC's games A to B: each row is what `demon
+/// solve --pysolfc N` finds for that game (verdict, moves, nodes), and not
+/// demon's seed N. The report's rules column says so, so a run of demon's
+/// seeds does not resume it; a retry of it solves PySolFC's games again;
+/// `merge` and the summary name them.
+#[test]
+fn pysolfc_game_numbers_are_solved_as_solve_sees_them() {
+    let d = dir();
+    let path = |n: &str| d.path().join(n).display().to_string();
+    let (games, seeds, retry) = (path("games.csv"), path("seeds.csv"), path("retry.csv"));
+    let batch = |deals: &[&str], nodes: &str, csv: &str| -> Output {
+        let mut a = vec![
+            "batch",
+            "canfield",
+            "--rules",
+            "pysolfc",
+            "--max-nodes",
+            nodes,
+            "--jobs",
+            "1",
+            "--max-memory",
+            "64M",
+            "--csv",
+            csv,
+        ];
+        a.extend_from_slice(deals);
+        demon(&a)
+    };
+    let o = batch(&["--pysolfc", "1..12"], "20k", &games);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("12 deals (PySolFC games 1..12)"),
+        "{}",
+        text(&o.stderr)
+    );
+    let out = text(&o.stdout);
+    assert!(out.contains("redeals=unlimited deals=pysolfc\n"), "{out}");
+    let o = batch(&["--seeds", "1..12"], "20k", &seeds);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+
+    // Each row against `demon solve` of the same game, under the same
+    // limits: the same verdict, winning line and node count.
+    let solve = |n: u64, nodes: &str| -> serde_json::Value {
+        let n = n.to_string();
+        let o = demon(&[
+            "solve",
+            "canfield",
+            "--rules",
+            "pysolfc",
+            "--pysolfc",
+            &n,
+            "--max-nodes",
+            nodes,
+            "--max-memory",
+            "64M",
+            "--format",
+            "json",
+        ]);
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    let mut unknown = Vec::new();
+    let mut differ = 0;
+    for line in 1..=12 {
+        let f = fields(Path::new(&games), line);
+        let n: u64 = f[2].parse().unwrap();
+        assert_eq!(n, line as u64);
+        assert!(f[1].ends_with(" deals=pysolfc"), "{f:?}");
+        let s = solve(n, "20k");
+        assert_eq!(f[3], s["verdict"].as_str().unwrap(), "PySolFC #{n}");
+        let moves: usize = s["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|step| step["moves"].as_array().unwrap().len())
+            .sum();
+        assert_eq!(f[4], moves.to_string(), "PySolFC #{n}");
+        assert_eq!(f[5], s["stats"]["nodes"].to_string(), "PySolFC #{n}");
+        if f[3] == "unknown" {
+            unknown.push(n);
+        }
+        let g = fields(Path::new(&seeds), line);
+        assert!(!g[1].ends_with(" deals=pysolfc"), "{g:?}");
+        differ += usize::from(g[3..6] != f[3..6]);
+    }
+    // demon's seeds are other deals (most rows differ).
+    assert!(differ >= 8, "{differ} of 12 rows differ");
+
+    // A run of demon's seeds does not go on with the report, and says why.
+    let o = batch(&["--seeds", "1..12", "--resume"], "20k", &games);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o.stderr).contains(
+            "this report's deals are PySolFC games, and this run's are seeds (give --pysolfc to go on with it)"
+        ),
+        "{}",
+        text(&o.stderr)
+    );
+
+    // The retry takes its numbering from the report: its rows are
+    // PySolFC's games, as solve finds them at the larger limit.
+    assert!(!unknown.is_empty(), "no unknown game at 20k nodes to retry");
+    let o = batch(&["--retry-unknown", &games], "200k", &retry);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    for (line, &n) in unknown.iter().enumerate() {
+        let f = fields(Path::new(&retry), line + 1);
+        assert_eq!(f[2], n.to_string());
+        assert!(f[1].ends_with(" deals=pysolfc"), "{f:?}");
+        let s = solve(n, "200k");
+        assert_eq!(f[3], s["verdict"].as_str().unwrap(), "PySolFC #{n}");
+        assert_eq!(f[5], s["stats"]["nodes"].to_string(), "PySolFC #{n}");
+    }
+    let o = demon(&["merge", &games, "--retried", &retry]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).contains("1 report merged: PySolFC games 1 to 12\n"),
+        "{}",
+        text(&o.stdout)
+    );
+    // A report of PySolFC's games is no retry of demon's seeds.
+    let o = demon(&["merge", &seeds, "--retried", &retry]);
+    assert!(!o.status.success());
+    assert!(text(&o.stderr).contains("not a retry of these reports"));
+}

@@ -700,6 +700,22 @@ impl GameArgs {
     }
 }
 
+/// Refuses PySolFC game numbers for a game PySolFC does not have, and
+/// says when `rules` are not PySolFC's own for the game (its cards for
+/// `which`, e.g. "#7" or "games 1..100", laid out under other rules).
+pub fn pysolfc_note(g: GameKind, rules: &Rules, which: &str) -> Result<Option<String>> {
+    if g.pysolfc_id().is_none() {
+        bail!("{} is not in PySolFC, so PySolFC game numbers do not apply to it; use a seed or --file", g.title());
+    }
+    Ok(match g.preset(Reading::Pysolfc) {
+        Ok(p) if &p != rules => Some(format!(
+            "note: these are PySolFC's cards for {which}, laid out under the rules shown, which differ from PySolFC's {} (add --rules pysolfc for PySolFC's)",
+            g.title()
+        )),
+        _ => None,
+    })
+}
+
 /// A deal checked against the rules, and where it came from.
 pub struct LoadedDeal {
     pub layout: Layout,
@@ -716,17 +732,8 @@ impl DealArgs {
             let src = Source::Native(seed);
             (src.layout(rules), src.to_string(), None)
         } else if let Some(n) = self.pysolfc {
-            if g.pysolfc_id().is_none() {
-                bail!("{} is not in PySolFC, so PySolFC game numbers do not apply to it; use a seed or --file", g.title());
-            }
+            let note = pysolfc_note(g, rules, &format!("#{n}"))?;
             let src = Source::Pysolfc(n);
-            let note = match g.preset(Reading::Pysolfc) {
-                Ok(p) if &p != rules => Some(format!(
-                    "note: these are PySolFC's cards for #{n}, laid out under the rules shown, which differ from PySolFC's {} (add --rules pysolfc for PySolFC's)",
-                    g.title()
-                )),
-                _ => None,
-            };
             (src.layout(rules), src.to_string(), note)
         } else if let Some(path) = &self.file {
             let text = std::fs::read_to_string(path)

@@ -258,6 +258,15 @@ impl<'a> RunArgs<'a> {
     /// One deal's limits: its share of the run's memory.
     fn job(&self, game: &GameArgs, threads: usize) -> Result<Job> {
         let rules = game.rules()?;
+        if self.numbering == Numbering::Pysolfc {
+            let which = match &self.deals {
+                Deals::Range(r) => format!("games {r}"),
+                Deals::Retry { .. } => "these games".into(),
+            };
+            if let Some(note) = crate::args::pysolfc_note(game.game, &rules, &which)? {
+                eprintln!("{note}");
+            }
+        }
         let mut limits = self.limits.limits();
         limits.max_memory = self.limits.max_memory / threads;
         if limits.max_memory < 1 << 20 {

@@ -1124,4 +1124,28 @@ fn pysolfc_game_numbers_are_solved_as_solve_sees_them() {
     let o = demon(&["merge", &seeds, "--retried", &retry]);
     assert!(!o.status.success());
     assert!(text(&o.stderr).contains("not a retry of these reports"));
+
+    // As with `demon solve --pysolfc`: a game PySolFC lacks is refused, and
+    // rules other than PySolFC's are named in a note.
+    let o = demon(&["batch", "selective-canfield", "--pysolfc", "1..3"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o.stderr).contains("Selective Canfield is not in PySolFC"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = demon(&[
+        "batch",
+        "chameleon",
+        "--pysolfc",
+        "1..2",
+        "--max-nodes",
+        "1000",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("note: these are PySolFC's cards for games 1..2, laid out under the rules shown, which differ from PySolFC's Chameleon"),
+        "{}",
+        text(&o.stderr)
+    );
 }

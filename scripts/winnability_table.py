@@ -148,7 +148,21 @@ def solve(v, seeds, jobs, memory, out, version):
            "--cursors", "1", "--no-rollouts"]
     if os.path.exists(report):
         cmd.append("--resume")
+        # Made while the best-first probes were on by default everywhere
+        # (before demon could turn them off, and before they were off by
+        # default in some games): resumed with them, as made.
+        cmd += probes_as_made(report)
     run_batch(cmd, out, name, version, jobs)
+
+
+def probes_as_made(report):
+    """`--probes` where a report (`report`.run) was made with the
+    best-first probes on, which its settings say by not naming
+    `probes=off`: a report is resumed only with the settings it was made
+    with, whatever demon's defaults are now."""
+    run_file = report + ".run"
+    made = open(run_file).read().split() if os.path.exists(run_file) else []
+    return [] if "probes=off" in made else ["--probes"]
 
 
 def parse_nodes(text):
@@ -209,6 +223,7 @@ def retry(v, nodes, jobs, memory, out, version):
         # 2026-11-27), and `demon batch --resume` refuses a mix.
         made = open(retried + ".run").read().split() if os.path.exists(retried + ".run") else []
         cmd += ["--rollouts" if "rollouts=on" in made else "--no-rollouts", "--resume"]
+        cmd += probes_as_made(retried)
     label = name + (".retry" if level == 1 else f".retry{level}")
     run_batch(cmd, out, label, version, jobs)
 

@@ -124,7 +124,7 @@ pub enum Command {
     ///
     /// Each --variant is 'NAME: options', the options being rule options of the game (as for `demon rules`), applied over the rule options given outside the variants; a variant with no options has just those. The table gives each variant's win rate with its 95% interval, and for each variant against the first, the deals won under one only and McNemar's exact test.
     #[command(
-        after_help = "Examples:\n  demon compare canfield --seeds 1..1000 --variant 'whole: --group-moves whole' --variant 'any: --group-moves any'\n  demon compare storehouse --seeds 1..2000 --variant 'standard:' --variant 'pysolfc: --rules pysolfc' --csv store\n\nWith --csv PREFIX each variant's rows go to PREFIX-NAME.csv, a report like `demon batch` writes (and --resume continues), and the table to PREFIX-compare.csv.\nExit code: 0 done, 130 interrupted, 1 error, 2 bad arguments.",
+        after_help = "Examples:\n  demon compare canfield --seeds 1..1000 --variant 'whole: --group-moves whole' --variant 'any: --group-moves any'\n  demon compare storehouse --seeds 1..2000 --variant 'standard:' --variant 'pysolfc: --rules pysolfc' --csv store\n  demon compare canfield --rules pysolfc --pysolfc 1..1000 --variant 'whole:' --variant 'any: --group-moves any'    # PySolFC's games 1 to 1000\n\nWith --csv PREFIX each variant's rows go to PREFIX-NAME.csv, a report like `demon batch` writes (and --resume continues), and the table to PREFIX-compare.csv.\nExit code: 0 done, 130 interrupted, 1 error, 2 bad arguments.",
         group = clap::ArgGroup::new("deals").required(true).args(["seeds", "pysolfc"])
     )]
     Compare {

@@ -892,7 +892,11 @@ fn write_comparison(
             p.only_b,
             p.p,
             if p.undecided > 0 {
-                format!(" ({} deals unknown under one or both left out)", p.undecided)
+                format!(
+                    " ({} deal{} unknown under one or both left out)",
+                    p.undecided,
+                    if p.undecided == 1 { "" } else { "s" }
+                )
             } else {
                 String::new()
             }

@@ -14,7 +14,8 @@
 //! rules (and Canfield's two published rule sets), the seeds 1–1,000 that
 //! some report decides, and checks the README's status table against the
 //! count, and `results/status-1-1000.md` (the deals still unknown, each
-//! with the most nodes a report gave it) against the reports. Written by
+//! with the most nodes a report gave it and the most cards up any of
+//! them saw) against the reports. Written by
 //! hand, the table once said Superior Canfield 62 and 142 were won, where
 //! the reports prove both lost. After new reports land, rewrite the file
 //! with `DEMON_BLESS=1 cargo test -p demon-batch --test recorded_verdicts`
@@ -50,6 +51,10 @@ struct Row {
     seed: u64,
     verdict: String,
     nodes: u64,
+    /// The most cards up in one position the search saw (how near it
+    /// came to a win), where the report records it (from 2026-12-02; 0
+    /// in older rows, read as not recorded).
+    most_up: Option<u32>,
 }
 
 fn results_dir() -> PathBuf {
@@ -81,6 +86,7 @@ fn read_reports() -> Vec<(PathBuf, Vec<Row>)> {
         ) else {
             continue;
         };
+        let up = col("most_up");
         let mut rows = Vec::new();
         for (i, rec) in r.records().enumerate() {
             let rec = rec.unwrap_or_else(|e| panic!("{} row {}: {e}", p.display(), i + 2));
@@ -95,11 +101,22 @@ fn read_reports() -> Vec<(PathBuf, Vec<Row>)> {
                 seed: num(s),
                 verdict: rec[v].to_string(),
                 nodes: num(n),
+                most_up: up
+                    .and_then(|c| rec.get(c))
+                    .filter(|x| !x.is_empty())
+                    .map(|x| num_u32(x, &p, i))
+                    .filter(|&u| u > 0),
             });
         }
         out.push((p, rows));
     }
     out
+}
+
+/// A `most_up` cell, which must be a number where it is not empty.
+fn num_u32(x: &str, p: &Path, i: usize) -> u32 {
+    x.parse()
+        .unwrap_or_else(|e| panic!("{} row {}: most_up {x:?}: {e}", p.display(), i + 2))
 }
 
 fn decided(verdict: &str) -> bool {
@@ -197,8 +214,8 @@ struct Status {
     won: usize,
     lost: usize,
     /// Seeds no report decides, each with the most nodes any report's
-    /// row gave it.
-    unknown: BTreeMap<u64, u64>,
+    /// row gave it and the most cards up any row recorded.
+    unknown: BTreeMap<u64, (u64, Option<u32>)>,
     /// Seeds no report has at all (counted in `unknown` too, at 0 nodes).
     untried: usize,
 }
@@ -207,7 +224,7 @@ const SEEDS: std::ops::RangeInclusive<u64> = 1..=1000;
 
 fn status(reports: &[(PathBuf, Vec<Row>)], game: GameKind, rules: &str) -> Status {
     let mut verdict: HashMap<u64, bool> = HashMap::new();
-    let mut nodes: HashMap<u64, u64> = HashMap::new();
+    let mut nodes: HashMap<u64, (u64, Option<u32>)> = HashMap::new();
     for row in reports.iter().flat_map(|(_, rows)| rows) {
         if row.game != game.name() || row.rules != rules || !SEEDS.contains(&row.seed) {
             continue;
@@ -215,8 +232,9 @@ fn status(reports: &[(PathBuf, Vec<Row>)], game: GameKind, rules: &str) -> Statu
         if decided(&row.verdict) {
             verdict.insert(row.seed, row.verdict == "won");
         } else {
-            let n = nodes.entry(row.seed).or_insert(0);
+            let (n, up) = nodes.entry(row.seed).or_insert((0, None));
             *n = (*n).max(row.nodes);
+            *up = (*up).max(row.most_up);
         }
     }
     let mut s = Status::default();
@@ -227,7 +245,7 @@ fn status(reports: &[(PathBuf, Vec<Row>)], game: GameKind, rules: &str) -> Statu
             None => {
                 let n = nodes.get(&seed).copied();
                 s.untried += usize::from(n.is_none());
-                s.unknown.insert(seed, n.unwrap_or(0));
+                s.unknown.insert(seed, n.unwrap_or((0, None)));
             }
         }
     }
@@ -302,7 +320,9 @@ fn readme_status_is_the_reports() {
          not what the reports say). A deal is decided when some report decides it;\n\
          each unknown deal is given with the most nodes any report's row spent on it\n\
          (a layered search's nodes are positions expanded; a row's limit may also\n\
-         have been time or memory).\n",
+         have been time or memory) and, where reports record it, the most cards up\n\
+         in one position any of those searches saw, of the game's 52 or 104: how\n\
+         near it came to a win.\n",
     );
     let mut want = Vec::new();
     for (label, kind, o) in status_variants() {
@@ -325,7 +345,10 @@ fn readme_status_is_the_reports() {
             let list: Vec<String> = s
                 .unknown
                 .iter()
-                .map(|(seed, n)| format!("{seed} ({})", nodes(*n)))
+                .map(|(seed, (n, up))| match up {
+                    Some(up) => format!("{seed} ({}; {up} up)", nodes(*n)),
+                    None => format!("{seed} ({})", nodes(*n)),
+                })
                 .collect();
             // Wrapped at about 76 columns.
             let mut line = String::new();

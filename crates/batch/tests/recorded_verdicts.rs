@@ -52,9 +52,9 @@ struct Row {
     verdict: String,
     nodes: u64,
     /// The most cards up in one position the search saw (how near it
-    /// came to a win), where the report records it (from 2026-12-02; 0
-    /// in older rows, read as not recorded).
-    most_up: Option<u32>,
+    /// came to a win), where the report has the column (from
+    /// 2026-12-02).
+    most_up: Option<u64>,
 }
 
 fn results_dir() -> PathBuf {
@@ -101,22 +101,12 @@ fn read_reports() -> Vec<(PathBuf, Vec<Row>)> {
                 seed: num(s),
                 verdict: rec[v].to_string(),
                 nodes: num(n),
-                most_up: up
-                    .and_then(|c| rec.get(c))
-                    .filter(|x| !x.is_empty())
-                    .map(|x| num_u32(x, &p, i))
-                    .filter(|&u| u > 0),
+                most_up: up.map(num),
             });
         }
         out.push((p, rows));
     }
     out
-}
-
-/// A `most_up` cell, which must be a number where it is not empty.
-fn num_u32(x: &str, p: &Path, i: usize) -> u32 {
-    x.parse()
-        .unwrap_or_else(|e| panic!("{} row {}: most_up {x:?}: {e}", p.display(), i + 2))
 }
 
 fn decided(verdict: &str) -> bool {
@@ -215,7 +205,7 @@ struct Status {
     lost: usize,
     /// Seeds no report decides, each with the most nodes any report's
     /// row gave it and the most cards up any row recorded.
-    unknown: BTreeMap<u64, (u64, Option<u32>)>,
+    unknown: BTreeMap<u64, (u64, Option<u64>)>,
     /// Seeds no report has at all (counted in `unknown` too, at 0 nodes).
     untried: usize,
 }
@@ -224,7 +214,7 @@ const SEEDS: std::ops::RangeInclusive<u64> = 1..=1000;
 
 fn status(reports: &[(PathBuf, Vec<Row>)], game: GameKind, rules: &str) -> Status {
     let mut verdict: HashMap<u64, bool> = HashMap::new();
-    let mut nodes: HashMap<u64, (u64, Option<u32>)> = HashMap::new();
+    let mut nodes: HashMap<u64, (u64, Option<u64>)> = HashMap::new();
     for row in reports.iter().flat_map(|(_, rows)| rows) {
         if row.game != game.name() || row.rules != rules || !SEEDS.contains(&row.seed) {
             continue;

@@ -8,7 +8,8 @@ report that `demon batch --retry-unknown` takes.
 
 The deals still unknown, and the most cards up any report recorded for
 each, are read from results/status-1-1000.md (the section whose heading is
-GAME, as written there); the N with the most cards up (ties: the smaller
+GAME, as written there; a deal listed without a count, which no report
+measured, is not picked); the N with the most cards up (ties: the smaller
 seed first) are kept, and their rows are copied from the REPORTs, batch
 reports of that game and rules that hold a row for each of them between
 them (`--retry-unknown` reads the game's rules from its rows; where two

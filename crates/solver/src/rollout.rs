@@ -334,7 +334,11 @@ const LOW_WEIGHT: i64 = 60;
 /// 164 lost, 11 unknown either way. Of Double Easthaven's 25 deals
 /// unknown after 100 M nodes and seeds 0-25 without it, 667 was won at
 /// 12.5 M nodes with seed 24 (the restarts); seed 25, and seed 24 at 10
-/// a card, won none.
+/// a card, won none. The probes' two other tableau terms on top of it
+/// (cards above a lower card of their suit, 4 a card; and with it
+/// face-up cards not built on the card below, 1 a card) won 936 and 940
+/// of Double Easthaven 1-1,000 (the latter 84, a deal nothing else has
+/// won): not kept (results/2026-12-06-de-down-weight).
 const DOWN_WEIGHT: i64 = 3;
 
 /// Cards on the foundations, cards out of the reserve, the lowest

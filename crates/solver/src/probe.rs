@@ -104,7 +104,7 @@ impl Default for Weights {
 pub(crate) fn value(g: &Game, st: &State, w: &Weights) -> i32 {
     let rules = g.rules();
     let piles = rules.piles as usize;
-    let down: usize = (0..piles).map(|p| g.face_down(st, p)).sum();
+    let down = crate::rollout::face_down_cards(g, st);
     let mut v = w.found * g.foundation_cards(st) as i32
         + w.reserve * (rules.reserve as i32 - g.reserve(st).len() as i32)
         + w.down * down as i32;

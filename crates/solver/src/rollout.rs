@@ -351,9 +351,8 @@ pub(crate) fn value(g: &Game, st: &State) -> i64 {
     let rules = g.rules();
     let out = rules.reserve as i64 - g.reserve(st).len() as i64;
     let low = lowest_foundation(g, st);
-    let down: usize = (0..rules.piles as usize).map(|p| g.face_down(st, p)).sum();
     g.foundation_cards(st) as i64 * 10 + out * 5 + i64::from(low) * LOW_WEIGHT
-        - down as i64 * DOWN_WEIGHT
+        - face_down_cards(g, st) as i64 * DOWN_WEIGHT
 }
 
 impl<'g> Rollouts<'g> {
@@ -831,6 +830,13 @@ pub(crate) fn lowest_foundation(g: &Game, st: &State) -> u8 {
         .map(|f| g.foundation_height(st, f))
         .min()
         .unwrap_or(0)
+}
+
+/// The face-down cards of `st`'s tableau piles, in all.
+pub(crate) fn face_down_cards(g: &Game, st: &State) -> usize {
+    (0..g.rules().piles as usize)
+        .map(|p| g.face_down(st, p))
+        .sum()
 }
 
 /// The core moves of `line` from the deal of `g`: the safe moves played

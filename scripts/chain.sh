@@ -12,9 +12,10 @@
 #       --rollout-seed S --jobs JOBS --max-memory MEM --csv TAG-seed-S-NODES.csv
 # under nice 10 and /usr/bin/time -v (NAME.log), the summary in NAME.out.
 # Settings from the environment: DEMON (the binary; default demon on the
-# PATH), NODES (20M), JOBS (1), MEM (6G). RESUME=1 continues a stopped
-# chain: give START.csv as the stopped pass's input and SEEDS from its
-# seed on; its input is kept as it was.
+# PATH), NODES (20M), JOBS (1), MEM (6G), ARGS (more options for each
+# pass, e.g. ARGS="--playout-weights blocked=-4": split at spaces).
+# RESUME=1 continues a stopped chain: give START.csv as the stopped
+# pass's input and SEEDS from its seed on; its input is kept as it was.
 #
 # Example (Variegated Canfield, 20 M nodes a deal, seeds 40 to 43):
 #   cd results/NEW-DIR && DEMON=/tmp/demon-abc1234 ../../scripts/chain.sh \
@@ -42,7 +43,7 @@ for S in $SEEDS; do
   fi
   /usr/bin/time -v nice -n 10 "$DEMON" batch "$GAME" --retry-unknown "$IN" \
     --max-nodes "$NODES" --rollout-seed "$S" --jobs "$JOBS" --max-memory "$MEM" \
-    --csv "$NAME.csv" $FLAG >> "$NAME.out" 2>> "$NAME.log"
+    --csv "$NAME.csv" $FLAG $ARGS >> "$NAME.out" 2>> "$NAME.log"
   RESUME=
   PREV=$NAME.csv
 done

@@ -230,6 +230,10 @@ fn parse_pysolfc_range(s: &str) -> Result<demon_batch::SeedRange, String> {
     Ok(r)
 }
 
+fn parse_playout(s: &str) -> Result<demon_solver::Weights, String> {
+    demon_solver::rollout::playout_weights().set(s)
+}
+
 fn parse_shard(s: &str) -> Result<demon_batch::Shard, String> {
     s.parse()
         .map_err(|e: demon_batch::SeedsError| e.to_string())
@@ -274,6 +278,9 @@ pub struct LimitArgs {
     /// The seed of the random searches beside the exhaustive one (the NRPA searches' random stream and the noises of the rollouts' restarts, in the two-deck games; default 0). Another seed tries other random searches on the same deals: for retrying deals left unknown (the exhaustive search is the same). A search continued from a save draws new ones from this seed and the nodes already searched. The verdicts of decided deals do not depend on it.
     #[arg(long, value_name = "N", default_value_t = 0, help_heading = "Limits")]
     pub rollout_seed: u64,
+    /// For experiments: what the end of a playout of the rollouts, their restarts and the NRPA searches is worth, as weights of the probes' terms, e.g. `blocked=-4,unbuilt=-1` (the terms: found, reserve, down, empty, unbuilt, blocked, pass, pos, low; those not named keep their default, found=10,reserve=5,down=-3,low=60, the rest 0). Another value tries other lines on a deal, as another --rollout-seed does; the verdicts of decided deals do not depend on it.
+    #[arg(long, value_name = "NAME=N,...", hide = true, value_parser = parse_playout)]
+    pub playout_weights: Option<demon_solver::Weights>,
     /// Run nested rollouts beside the search even where they are off by default (one deck, unlimited redeals); see --no-rollouts.
     #[arg(long, help_heading = "Limits", conflicts_with = "no_rollouts")]
     pub rollouts: bool,
@@ -324,6 +331,7 @@ impl LimitArgs {
             tails: !self.no_tails,
             tail_nodes: self.tail_nodes,
             rollout_seed: self.rollout_seed,
+            playout: self.playout_weights.unwrap_or(game.playout),
             probes: self.probes || (!self.no_probes && game.probes),
             cursors: self.cursors as usize,
             replace_when_full: self.forget_when_full,

@@ -333,6 +333,11 @@ fn settings(job: &Job) -> String {
     }
     if job.options.rollouts {
         s += " rollouts=on";
+        // A playout value of an experiment (--playout-weights), named
+        // unless the default.
+        if job.options.playout != demon_solver::rollout::playout_weights() {
+            s += &format!(" playout={}", job.options.playout);
+        }
         // The restarts (e399ac9), and then the restarts that start partway
         // along the best line (`restarts=cuts`), each changed what a
         // two-deck search decides under a node limit: reports from before

@@ -652,6 +652,33 @@ fn two_deck_reports_name_the_restarts() {
         "{}",
         text(&o.stderr)
     );
+    // So is another value of the playouts' ends (--playout-weights, for
+    // experiments), named in full; a weight it does not know is named.
+    let valued = path("valued.csv");
+    let o = run(
+        &["--retry-unknown", &base, "--playout-weights", "blocked=-4"],
+        &valued,
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let w = "found=10,reserve=5,down=-3,empty=0,unbuilt=0,blocked=-4,pass=0,pos=0,low=60";
+    assert_eq!(
+        std::fs::read_to_string(format!("{valued}.run"))
+            .unwrap()
+            .trim_end(),
+        settings
+            .trim_end()
+            .replace(" rollouts=on", &format!(" rollouts=on playout={w}"))
+    );
+    let o = run(
+        &["--retry-unknown", &base, "--playout-weights", "up=3"],
+        &path("bad.csv"),
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("`up=3`: no weight `up`"),
+        "{}",
+        text(&o.stderr)
+    );
     // Reports of the tail searches on the NRPA searches' lines alone, of
     // NRPA before the tail searches, of NRPA with a quarter of each
     // phase, of the beams before the NRPA searches, of the cuts before

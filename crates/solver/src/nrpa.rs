@@ -44,6 +44,7 @@ use demon_core::{Game, Loc, Move, State};
 use smallvec::SmallVec;
 
 use crate::moves::{generate_unsorted, Gen, ReachMemo, SMove};
+use crate::probe::Weights;
 use crate::rollout::{
     core_moves, deal_root, exact, play_step, value as rollout_value, worth_playing, Step, WON,
 };
@@ -228,6 +229,13 @@ impl<'g> NrpaStream<'g> {
         }
     }
 
+    /// This stream, valuing a playout's end by `w` (the rollouts' value,
+    /// [`crate::rollout::playout_weights`] by default).
+    pub fn valued(mut self, w: Weights) -> NrpaStream<'g> {
+        self.n.value = w;
+        self
+    }
+
     /// Whether the win [`NrpaStream::phase`] returned last was found by a
     /// tail search rather than by an NRPA search.
     pub fn won_by_tail(&self) -> bool {
@@ -323,6 +331,8 @@ struct Nrpa<'g> {
     /// The most cards on the foundations at a playout's end
     /// ([`crate::Stats::most_up`]).
     most_up: u32,
+    /// What a playout's end is worth ([`rollout_value`]).
+    value: Weights,
 }
 
 impl<'g> Nrpa<'g> {
@@ -344,6 +354,7 @@ impl<'g> Nrpa<'g> {
             stop: None,
             cut: false,
             most_up: 0,
+            value: crate::rollout::playout_weights(),
         }
     }
 
@@ -432,7 +443,7 @@ impl<'g> Nrpa<'g> {
             }
         }
         crate::search::note_most_up(&mut self.most_up, g, &st);
-        (rollout_value(g, &st), line)
+        (rollout_value(g, &st, &self.value), line)
     }
 
     /// The policy `pol` moved towards `line`: at each step, the chosen

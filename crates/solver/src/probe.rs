@@ -32,7 +32,7 @@ const PROBE_BYTES_PER_NODE: usize = 256;
 /// - Canfield 1-100 at 50,000: 73 against 76; Superior Canfield and
 ///   Selective Canfield unchanged (68, 79); American Toad and Variegated
 ///   Canfield: no weights tried won more than 2 of 40 and 0 of 40.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Weights {
     /// Per card on the foundations.
     pub found: i32,
@@ -78,6 +78,67 @@ impl Weights {
             blocked,
             ..Weights::default()
         }
+    }
+}
+
+/// The names of [`Weights`]' terms, as [`Weights::set`] takes them and
+/// its `Display` writes them.
+pub const WEIGHT_NAMES: [&str; 9] = [
+    "found", "reserve", "down", "empty", "unbuilt", "blocked", "pass", "pos", "low",
+];
+
+impl Weights {
+    fn term(&mut self, name: &str) -> Option<&mut i32> {
+        Some(match name {
+            "found" => &mut self.found,
+            "reserve" => &mut self.reserve,
+            "down" => &mut self.down,
+            "empty" => &mut self.empty,
+            "unbuilt" => &mut self.unbuilt,
+            "blocked" => &mut self.blocked,
+            "pass" => &mut self.pass,
+            "pos" => &mut self.pos,
+            "low" => &mut self.low,
+            _ => return None,
+        })
+    }
+
+    /// These weights with the terms `spec` names set: a comma-separated
+    /// list of `NAME=N` ([`WEIGHT_NAMES`], N a whole number, negative for
+    /// a cost), e.g. `blocked=-4,unbuilt=-1`; the terms it does not name
+    /// keep their weights. The error names the item at fault.
+    pub fn set(mut self, spec: &str) -> Result<Weights, String> {
+        for item in spec.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+            let (name, n) = item
+                .split_once('=')
+                .ok_or_else(|| format!("`{item}`: expected NAME=N, e.g. blocked=-4"))?;
+            let n: i32 = n
+                .trim()
+                .parse()
+                .map_err(|_| format!("`{item}`: `{}` is not a whole number", n.trim()))?;
+            *self.term(name.trim()).ok_or_else(|| {
+                format!(
+                    "`{item}`: no weight `{}` (the weights: {})",
+                    name.trim(),
+                    WEIGHT_NAMES.join(", ")
+                )
+            })? = n;
+        }
+        Ok(self)
+    }
+}
+
+/// `found=10,reserve=6,...`: every term, in [`WEIGHT_NAMES`]' order, as
+/// [`Weights::set`] reads it back (`newest_first`, which only the probes
+/// use, is not written).
+impl std::fmt::Display for Weights {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut w = *self;
+        for (i, name) in WEIGHT_NAMES.iter().enumerate() {
+            let n = *w.term(name).expect("a named term");
+            write!(f, "{}{name}={n}", if i > 0 { "," } else { "" })?;
+        }
+        Ok(())
     }
 }
 
@@ -317,6 +378,34 @@ fn path_moves(g: &Game, nodes: &[Node], i: usize) -> Vec<Move> {
 mod tests {
     use super::*;
     use demon_core::{GameKind, Reading, RuleOverrides, Source};
+
+    /// Weights read from text: named terms set, the others kept; the text
+    /// written reads back; each error names the item at fault.
+    #[test]
+    fn weights_read_and_write() {
+        let w = crate::rollout::playout_weights();
+        assert_eq!(
+            w.to_string(),
+            "found=10,reserve=5,down=-3,empty=0,unbuilt=0,blocked=0,pass=0,pos=0,low=60"
+        );
+        let v = w.set("blocked=-4, unbuilt=-1").unwrap();
+        assert_eq!((v.blocked, v.unbuilt, v.found, v.low), (-4, -1, 10, 60));
+        assert_eq!(Weights::default().set(&v.to_string()).unwrap(), v);
+        assert_eq!(w.set("").unwrap(), w);
+        assert_eq!(
+            w.set("low=20,blocked").unwrap_err(),
+            "`blocked`: expected NAME=N, e.g. blocked=-4"
+        );
+        assert_eq!(
+            w.set("down=-x").unwrap_err(),
+            "`down=-x`: `-x` is not a whole number"
+        );
+        assert_eq!(
+            w.set("up=3").unwrap_err(),
+            "`up=3`: no weight `up` (the weights: found, reserve, down, empty, unbuilt, \
+             blocked, pass, pos, low)"
+        );
+    }
 
     /// The probe's position value, counted by hand on the deal of Double
     /// Easthaven seed 1, `(TS) (9C) 8D | (TD) (QH) QD | (8S) (6S) 7C |

@@ -52,6 +52,7 @@ use smallvec::SmallVec;
 use crate::class::is_reversible;
 use crate::key::fingerprint;
 use crate::moves::{generate, generate_unsorted, play_safe_moves, Gen, SMove};
+use crate::probe::Weights;
 use crate::search::{FpHasher, StopFlag};
 
 /// One step of a line: the talon state to turn to first (a K+ waste
@@ -262,6 +263,8 @@ pub struct Rollouts<'g> {
     gen: SmallVec<[SMove; 32]>,
     reach: crate::moves::ReachMemo,
     autos: Vec<(Move, demon_core::Undo)>,
+    /// What a playout's end is worth ([`value`], [`Rollouts::valued`]).
+    value: Weights,
 }
 
 /// Whether a rollout plays `mv`: every move but a reversible one (part of
@@ -341,18 +344,35 @@ const LOW_WEIGHT: i64 = 60;
 /// won): not kept (results/2026-12-06-de-down-weight).
 const DOWN_WEIGHT: i64 = 3;
 
-/// Cards on the foundations, cards out of the reserve, the lowest
-/// foundation's height ([`LOW_WEIGHT`]) and face-down tableau cards
-/// ([`DOWN_WEIGHT`]), weighted: what a playout's end is worth.
-pub(crate) fn value(g: &Game, st: &State) -> i64 {
+/// The weights of what a playout's end is worth ([`value`]), the
+/// default of [`crate::Options::playout`]: 10 a card on the foundations,
+/// 5 a card out of the reserve, [`LOW_WEIGHT`] a card of the lowest
+/// foundation's height and -[`DOWN_WEIGHT`] a face-down tableau card; the
+/// probes' other terms ([`crate::probe::value`]) are 0. The same value
+/// orders the rollouts, the restarts and the NRPA searches' lines.
+pub fn playout_weights() -> Weights {
+    Weights {
+        found: 10,
+        reserve: 5,
+        down: -(DOWN_WEIGHT as i32),
+        empty: 0,
+        unbuilt: 0,
+        blocked: 0,
+        pass: 0,
+        pos: 0,
+        low: LOW_WEIGHT as i32,
+        newest_first: false,
+    }
+}
+
+/// What a playout's end is worth, by the weights `w`
+/// ([`playout_weights`] by default): [`WON`] for a win, else the probes'
+/// value ([`crate::probe::value`]) of the position with `w`.
+pub(crate) fn value(g: &Game, st: &State, w: &Weights) -> i64 {
     if g.is_won(st) {
         return WON;
     }
-    let rules = g.rules();
-    let out = rules.reserve as i64 - g.reserve(st).len() as i64;
-    let low = lowest_foundation(g, st);
-    g.foundation_cards(st) as i64 * 10 + out * 5 + i64::from(low) * LOW_WEIGHT
-        - face_down_cards(g, st) as i64 * DOWN_WEIGHT
+    i64::from(crate::probe::value(g, st, w))
 }
 
 impl<'g> Rollouts<'g> {
@@ -381,7 +401,14 @@ impl<'g> Rollouts<'g> {
             gen: SmallVec::new(),
             reach: crate::moves::ReachMemo::default(),
             autos: Vec::new(),
+            value: playout_weights(),
         }
+    }
+
+    /// These rollouts, valuing a playout's end by `w` ([`value`]) instead
+    /// of [`playout_weights`].
+    pub fn valued(self, w: Weights) -> Rollouts<'g> {
+        Rollouts { value: w, ..self }
     }
 
     /// The restarts ([`RESTART_LEVEL`]), holding at most `bytes` of
@@ -616,7 +643,7 @@ impl<'g> Rollouts<'g> {
                 break Ok((v, true));
             }
             if self.g.is_won(&st) || walk.len() >= MAX_LINE {
-                break Ok((value(self.g, &st), false));
+                break Ok((value(self.g, &st, &self.value), false));
             }
             // The first of `steps` (in its order) that leads off the line:
             // the moves are taken best first one at a time, not sorted, as
@@ -650,7 +677,7 @@ impl<'g> Rollouts<'g> {
             }
             self.gen = gen;
             let (s, c) = match next {
-                None => break Ok((value(self.g, &st), false)),
+                None => break Ok((value(self.g, &st, &self.value), false)),
                 Some(Err(e)) => break Err(e),
                 Some(Ok(x)) => x,
             };
@@ -727,7 +754,7 @@ impl<'g> Rollouts<'g> {
         let mut st = st.clone();
         let mut played: Vec<Step> = Vec::new();
         let mut added: Vec<u128> = Vec::new();
-        let mut best: (i64, Vec<Step>) = (value(self.g, &st), Vec::new());
+        let mut best: (i64, Vec<Step>) = (value(self.g, &st, &self.value), Vec::new());
         let result = 'line: loop {
             if best.0 == WON || self.g.is_won(&st) || played.len() >= MAX_LINE {
                 break Ok(());
@@ -1053,7 +1080,7 @@ mod tests {
             let rules = kind.preset(Reading::Standard).unwrap();
             let layout = Source::Native(1).layout(&rules);
             let g = Game::new(&rules, &layout).unwrap();
-            value(&g, &g.initial())
+            value(&g, &g.initial(), &playout_weights())
         };
         assert_eq!(at_deal(GameKind::VariegatedCanfield), 8 * 10 + LOW_WEIGHT);
         assert_eq!(at_deal(GameKind::DoubleEasthaven), -16 * DOWN_WEIGHT);

@@ -447,6 +447,14 @@ pub struct Options {
     /// searched ([`sitting_seed`]). The verdicts of decided deals do not
     /// depend on it.
     pub rollout_seed: u64,
+    /// What the end of a playout of the rollouts, the restarts and the
+    /// NRPA searches is worth, as weights of the probes' terms
+    /// ([`crate::rollout::playout_weights`] by default). For experiments:
+    /// another value orders the same searches' lines otherwise, so it
+    /// tries other lines on a deal, as another [`Options::rollout_seed`]
+    /// does for the random searches; the ladder's and restarts' lines
+    /// change too. The verdicts of decided deals do not depend on it.
+    pub playout: Weights,
     /// Pause the search now and then for a best-first probe that looks
     /// for a win ([`crate::probe`], [`drive`]); on by default except where
     /// [`probes_pay`] says they do not pay.
@@ -612,6 +620,7 @@ impl Default for Options {
             tails: true,
             tail_nodes: None,
             rollout_seed: 0,
+            playout: crate::rollout::playout_weights(),
             probes: true,
             replace_when_full: false,
             layered: false,
@@ -1194,7 +1203,7 @@ fn drive_search(game: &Game, limits: &Limits, dfs: &mut Searcher, options: &Opti
     let mut rollouts = (dfs.reserved > 0).then(|| {
         let (r, b) = stream_bytes(game.rules(), options, limits.max_memory);
         let tails = tail_budget(game.rules(), options, limits.max_memory);
-        Streams::new(game, r, b, options.nrpa, tails, seed)
+        Streams::new(game, r, b, options.nrpa, tails, seed, options.playout)
     });
     loop {
         if let Some(verdict) = dfs.search_until(pause) {
@@ -1314,9 +1323,11 @@ impl<'g> Streams<'g> {
         nrpa: bool,
         tails: u64,
         seed: u64,
+        playout: Weights,
     ) -> Streams<'g> {
         let beams = (beams > 0).then(|| Beams::new(game, beams, crate::beam::weights()));
-        let nrpa = nrpa_fits(game.rules(), nrpa, bytes).then(|| NrpaStream::new(game, seed));
+        let nrpa = nrpa_fits(game.rules(), nrpa, bytes)
+            .then(|| NrpaStream::new(game, seed).valued(playout));
         let bytes = bytes
             - if nrpa.is_some() {
                 crate::nrpa::BYTES
@@ -1326,15 +1337,15 @@ impl<'g> Streams<'g> {
         let half = bytes / 2;
         if restarts_apply(game.rules()) && half >= crate::rollout::LINE_BYTES {
             Streams {
-                ladder: Rollouts::new(game, bytes - half),
-                restarts: Some(Rollouts::restarts(game, half, seed)),
+                ladder: Rollouts::new(game, bytes - half).valued(playout),
+                restarts: Some(Rollouts::restarts(game, half, seed).valued(playout)),
                 beams,
                 nrpa,
                 tails,
             }
         } else {
             Streams {
-                ladder: Rollouts::new(game, bytes),
+                ladder: Rollouts::new(game, bytes).valued(playout),
                 restarts: None,
                 beams,
                 nrpa,

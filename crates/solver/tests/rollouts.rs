@@ -426,3 +426,33 @@ fn most_up_says_how_near_a_search_came() {
     };
     assert_eq!((most(&no_rollouts()), most(&Options::default())), (38, 50));
 }
+
+/// Another value of a playout's end (`Options::playout`) plays other
+/// lines: Double Easthaven 84, which the default value leaves unknown at
+/// 1,084,446 nodes (and at 100 M, `results/2026-11-28-double-easthaven-
+/// retry-100M`), is won by the ladder at exactly that count when tableau
+/// cards above a lower card of their suit cost 4 and face-up cards not
+/// built on the card below cost 1 (`results/2026-12-06-de-down-weight`).
+/// 2 GiB of memory, so that the beams run as in a batch's 6 GiB.
+#[test]
+fn another_playout_value_plays_other_lines() {
+    let rules = GameKind::DoubleEasthaven.preset(Reading::Standard).unwrap();
+    let layout = Source::Native(84).layout(&rules);
+    let limits = Limits {
+        max_nodes: Some(1_084_446),
+        max_memory: 2 << 30,
+        timeout: None,
+    };
+    let valued = Options {
+        playout: demon_solver::rollout::playout_weights()
+            .set("blocked=-4,unbuilt=-1")
+            .unwrap(),
+        ..Options::default()
+    };
+    let out = solve_with(&rules, &layout, &limits, &valued).unwrap();
+    assert!(matches!(out.verdict, Verdict::Won(_)), "{:?}", out.verdict);
+    assert_eq!(out.stats.found_by, Some(Finder::Ladder));
+    assert_eq!(out.stats.nodes, 1_084_446);
+    let out = solve_with(&rules, &layout, &limits, &Options::default()).unwrap();
+    assert_eq!(out.verdict, Verdict::Unknown(Limit::Nodes(1_084_446)));
+}

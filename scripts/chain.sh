@@ -13,7 +13,8 @@
 # under nice 10 and /usr/bin/time -v (NAME.log), the summary in NAME.out.
 # Settings from the environment: DEMON (the binary; default demon on the
 # PATH), NODES (20M), JOBS (1), MEM (6G), ARGS (more options for each
-# pass, e.g. ARGS="--playout-weights blocked=-4": split at spaces).
+# pass, e.g. ARGS="--playout-weights blocked=-4": split at spaces; the
+# files are named by TAG and seed only, so give each ARGS its own TAG).
 # RESUME=1 continues a stopped chain: give START.csv as the stopped
 # pass's input and SEEDS from its seed on; its input is kept as it was.
 #

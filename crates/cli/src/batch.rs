@@ -301,7 +301,9 @@ impl<'a> RunArgs<'a> {
 /// are named when on, so that those reports resume with `--no-rollouts`
 /// (and the restarts beside them, which changed two-deck searches);
 /// best-first probes when off, so that those made before they could be
-/// turned off resume with `--probes`.
+/// turned off resume with `--probes`; a playout value other than the
+/// default (`--playout-weights`, an experiment) when the rollouts run,
+/// so that a report resumes only with its own.
 fn settings(job: &Job) -> String {
     let l = &job.limits;
     let mut s = format!(

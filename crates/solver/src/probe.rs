@@ -87,6 +87,9 @@ pub const WEIGHT_NAMES: [&str; 9] = [
     "found", "reserve", "down", "empty", "unbuilt", "blocked", "pass", "pos", "low",
 ];
 
+/// The largest weight [`Weights::set`] takes, either way.
+pub const MAX_WEIGHT: i32 = 100_000;
+
 impl Weights {
     fn term(&mut self, name: &str) -> Option<&mut i32> {
         Some(match name {
@@ -116,6 +119,11 @@ impl Weights {
                 .trim()
                 .parse()
                 .map_err(|_| format!("`{item}`: `{}` is not a whole number", n.trim()))?;
+            // So that no sum of terms (each a count of at most 104 cards
+            // or 255 passes, nine terms) overflows `value`'s i32.
+            if n.abs() > MAX_WEIGHT {
+                return Err(format!("`{item}`: at most {MAX_WEIGHT} either way"));
+            }
             *self.term(name.trim()).ok_or_else(|| {
                 format!(
                     "`{item}`: no weight `{}` (the weights: {})",
@@ -161,7 +169,8 @@ impl Default for Weights {
 
 /// Position value for the best-first probe, weighted by `w`: cards on the
 /// foundations and out of the reserve, face-down cards, tableau cards out
-/// of order, redeals made.
+/// of order, redeals made. Also the value of a playout's end for the
+/// rollouts, with their own weights ([`crate::rollout::value`]).
 pub(crate) fn value(g: &Game, st: &State, w: &Weights) -> i32 {
     let rules = g.rules();
     let piles = rules.piles as usize;
@@ -400,6 +409,11 @@ mod tests {
             w.set("down=-x").unwrap_err(),
             "`down=-x`: `-x` is not a whole number"
         );
+        assert_eq!(
+            w.set("found=100001").unwrap_err(),
+            "`found=100001`: at most 100000 either way"
+        );
+        assert_eq!(w.set("low=-100000").unwrap().low, -100_000);
         assert_eq!(
             w.set("up=3").unwrap_err(),
             "`up=3`: no weight `up` (the weights: found, reserve, down, empty, unbuilt, \

@@ -34,6 +34,12 @@ PREV=$START
 for S in $SEEDS; do
   NAME=$TAG-seed-$S-$NODES
   if [ -n "$RESUME" ]; then
+    # The stopped pass's input names its tag, seed and node limit: a
+    # resume with another NODES would start a new report instead.
+    if [ "$(basename "$PREV")" != "$NAME-in.csv" ]; then
+      echo "RESUME=1: START must be $NAME-in.csv (the stopped pass's input; check TAG, the first seed and NODES)" >&2
+      exit 2
+    fi
     IN=$PREV
     FLAG=--resume
   else

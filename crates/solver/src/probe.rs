@@ -114,20 +114,19 @@ impl Weights {
         for item in spec.split(',').map(str::trim).filter(|i| !i.is_empty()) {
             let (name, n) = item
                 .split_once('=')
+                .map(|(name, n)| (name.trim(), n.trim()))
                 .ok_or_else(|| format!("`{item}`: expected NAME=N, e.g. blocked=-4"))?;
             let n: i32 = n
-                .trim()
                 .parse()
-                .map_err(|_| format!("`{item}`: `{}` is not a whole number", n.trim()))?;
+                .map_err(|_| format!("`{item}`: `{n}` is not a whole number"))?;
             // So that no sum of terms (each a count of at most 104 cards
             // or 255 passes, nine terms) overflows `value`'s i32.
             if n.abs() > MAX_WEIGHT {
                 return Err(format!("`{item}`: at most {MAX_WEIGHT} either way"));
             }
-            *self.term(name.trim()).ok_or_else(|| {
+            *self.term(name).ok_or_else(|| {
                 format!(
-                    "`{item}`: no weight `{}` (the weights: {})",
-                    name.trim(),
+                    "`{item}`: no weight `{name}` (the weights: {})",
                     WEIGHT_NAMES.join(", ")
                 )
             })? = n;

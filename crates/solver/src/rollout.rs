@@ -322,7 +322,7 @@ fn first_best(moves: &[SMove]) -> Option<usize> {
 /// either way. In the search (2 M nodes a deal, rollouts on): Variegated
 /// Canfield 1-100 won 22 against 18; Superior Canfield 1-200 (188 / 9 / 3)
 /// and Double Easthaven 1-60 (58 / 0 / 2) unchanged.
-const LOW_WEIGHT: i64 = 60;
+const LOW_WEIGHT: i32 = 60;
 
 /// What each face-down tableau card takes from a playout's end (see
 /// [`value`]; only Easthaven and Double Easthaven deal cards face down).
@@ -342,7 +342,7 @@ const LOW_WEIGHT: i64 = 60;
 /// face-up cards not built on the card below, 1 a card) won 936 and 940
 /// of Double Easthaven 1-1,000 (the latter 84, a deal nothing else has
 /// won): not kept (results/2026-12-06-de-down-weight).
-const DOWN_WEIGHT: i64 = 3;
+const DOWN_WEIGHT: i32 = 3;
 
 /// The weights of what a playout's end is worth ([`value`]), the
 /// default of [`crate::Options::playout`]: 10 a card on the foundations,
@@ -354,13 +354,13 @@ pub fn playout_weights() -> Weights {
     Weights {
         found: 10,
         reserve: 5,
-        down: -(DOWN_WEIGHT as i32),
+        down: -DOWN_WEIGHT,
         empty: 0,
         unbuilt: 0,
         blocked: 0,
         pass: 0,
         pos: 0,
-        low: LOW_WEIGHT as i32,
+        low: LOW_WEIGHT,
         newest_first: false,
     }
 }
@@ -1082,9 +1082,15 @@ mod tests {
             let g = Game::new(&rules, &layout).unwrap();
             value(&g, &g.initial(), &playout_weights())
         };
-        assert_eq!(at_deal(GameKind::VariegatedCanfield), 8 * 10 + LOW_WEIGHT);
-        assert_eq!(at_deal(GameKind::DoubleEasthaven), -16 * DOWN_WEIGHT);
-        assert_eq!(at_deal(GameKind::Easthaven), -14 * DOWN_WEIGHT);
+        assert_eq!(
+            at_deal(GameKind::VariegatedCanfield),
+            i64::from(8 * 10 + LOW_WEIGHT)
+        );
+        assert_eq!(
+            at_deal(GameKind::DoubleEasthaven),
+            i64::from(-16 * DOWN_WEIGHT)
+        );
+        assert_eq!(at_deal(GameKind::Easthaven), i64::from(-14 * DOWN_WEIGHT));
     }
 
     /// A restart's noise stays in its span (40 for even restarts, 120 for

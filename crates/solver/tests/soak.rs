@@ -16,6 +16,9 @@
 //! DEMON_SOAK_DEALS=20000 DEMON_SOAK_SEED=7 \
 //!     cargo test --release -p demon-solver --test soak -- --ignored --nocapture
 //! ```
+//!
+//! `DEMON_SOAK_LARGE=1` draws larger decks (7 to 9 ranks; with two decks
+//! 4 or 5), where the reference is given a million positions.
 
 use demon_core::card::Rank;
 use demon_core::rules::{
@@ -61,11 +64,11 @@ impl Mix {
     }
 }
 
-/// A rule set drawn at random: a game and reading, a small deck, and each
-/// other dimension left to the preset or set to a value drawn from all of
-/// its values. `None` when the draw cannot be played (`Rules::resolve`
+/// A rule set drawn at random: a game and reading, a small deck (decks and
+/// ranks), a reserve size and a number of piles, and each other dimension
+/// left to the preset or set to a value drawn from all of its values. `None` when the draw cannot be played (`Rules::resolve`
 /// says why; the soak just draws again).
-fn draw_rules(m: &mut Mix) -> Option<(GameKind, String, Rules)> {
+fn draw_rules(m: &mut Mix, large: bool) -> Option<(GameKind, String, Rules)> {
     let g = m.pick(&GameKind::ALL);
     let reading = if m.below(4) == 0 {
         Reading::Pysolfc
@@ -75,10 +78,11 @@ fn draw_rules(m: &mut Mix) -> Option<(GameKind, String, Rules)> {
     let preset = g.preset(reading).ok()?;
     let decks = m.maybe(|m| m.pick(&[1u8, 2])).unwrap_or(preset.decks);
     // Small enough that the reference search decides most deals.
-    let ranks = if decks == 2 {
-        m.pick(&[3u8, 4])
-    } else {
-        m.pick(&[4u8, 5, 6, 7])
+    let ranks = match (decks, large) {
+        (2, false) => m.pick(&[3u8, 4]),
+        (_, false) => m.pick(&[4u8, 5, 6, 7]),
+        (2, true) => m.pick(&[4u8, 5]),
+        (_, true) => m.pick(&[7u8, 8, 9]),
     };
     let o = RuleOverrides {
         decks: Some(decks),
@@ -242,7 +246,9 @@ struct Tally {
 /// Draws `deals` deals from soak seed `seed` and checks each (see the
 /// module comment); panics on the first disagreement, naming the deal,
 /// its rules and the options.
-fn soak(seed: u64, deals: usize) -> Tally {
+/// `large`: larger decks (7 to 9 ranks, two decks 4 or 5), the
+/// reference given five times the positions.
+fn soak(seed: u64, deals: usize, large: bool) -> Tally {
     let mut m = Mix(seed);
     let mut t = Tally::default();
     let limits = Limits {
@@ -251,7 +257,10 @@ fn soak(seed: u64, deals: usize) -> Tally {
         timeout: None,
     };
     for i in 0..deals {
-        let Some((g, name, rules)) = draw_rules(&mut m) else {
+        if i > 0 && i % 100 == 0 {
+            eprintln!("soak {seed}: {i} draws, {} deals compared", t.compared);
+        }
+        let Some((g, name, rules)) = draw_rules(&mut m, large) else {
             t.refused += 1;
             continue;
         };
@@ -261,7 +270,7 @@ fn soak(seed: u64, deals: usize) -> Tally {
             t.refused += 1;
             continue;
         };
-        let Some(want) = reference_solve(&game, 200_000) else {
+        let Some(want) = reference_solve(&game, if large { 1_000_000 } else { 200_000 }) else {
             t.too_big += 1;
             continue;
         };
@@ -292,7 +301,10 @@ fn soak(seed: u64, deals: usize) -> Tally {
         let k = GameKind::ALL.iter().position(|&k| k == g).expect("a game");
         t.per_game[k] += 1;
     }
-    println!("soak {seed}, {deals} draws: {t:?}");
+    println!(
+        "soak {seed}{}, {deals} draws: {t:?}",
+        if large { " (large)" } else { "" }
+    );
     t
 }
 
@@ -300,7 +312,7 @@ fn soak(seed: u64, deals: usize) -> Tally {
 /// so the counts are too.
 #[test]
 fn random_rule_sets_agree_with_the_reference() {
-    let t = soak(1, 160);
+    let t = soak(1, 160, false);
     // The draws and the reference's verdicts are fixed by the seed (the
     // fast solver's undecided count is not: two threads vary).
     assert_eq!(
@@ -322,6 +334,7 @@ fn long_soak() {
     let var = |k: &str, d: u64| std::env::var(k).map_or(d, |v| v.parse().expect(k));
     let deals = var("DEMON_SOAK_DEALS", 5000) as usize;
     let seed = var("DEMON_SOAK_SEED", 2);
-    let t = soak(seed, deals);
+    let large = std::env::var("DEMON_SOAK_LARGE").is_ok_and(|v| v == "1");
+    let t = soak(seed, deals, large);
     assert!(t.compared > 0, "{t:?}");
 }

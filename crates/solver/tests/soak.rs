@@ -20,6 +20,9 @@
 //! `DEMON_SOAK_LARGE=1` draws larger decks (7 to 9 ranks; with two decks
 //! 4 or 5), where the reference is given a million positions.
 
+mod common;
+
+use common::Rng;
 use demon_core::card::Rank;
 use demon_core::rules::{
     Base, BaseChoice, Build, EmptySpace, GroupMoves, Redeals, TableauDeal, TableauWrap, Visibility,
@@ -28,47 +31,11 @@ use demon_core::{Game, GameKind, Reading, RuleOverrides, Rules, Source};
 use demon_solver::reference::reference_solve;
 use demon_solver::{solve_with, Limits, Options, Verdict};
 
-/// SplitMix64: a small, fixed generator, so that a soak seed names the
-/// same rule sets, deals and options on every machine.
-struct Mix(u64);
-
-impl Mix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n`.
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
-    fn coin(&mut self) -> bool {
-        self.next() & 1 == 1
-    }
-
-    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
-        xs[self.below(xs.len() as u64) as usize]
-    }
-
-    /// `Some(x)` for half the draws: a dimension left to the preset or set.
-    fn maybe<T>(&mut self, x: impl FnOnce(&mut Mix) -> T) -> Option<T> {
-        if self.coin() {
-            Some(x(self))
-        } else {
-            None
-        }
-    }
-}
-
 /// A rule set drawn at random: a game and reading, a small deck (decks and
 /// ranks), a reserve size and a number of piles, and each other dimension
 /// left to the preset or set to a value drawn from all of its values. `None` when the draw cannot be played (`Rules::resolve`
 /// says why; the soak just draws again).
-fn draw_rules(m: &mut Mix, large: bool) -> Option<(GameKind, String, Rules)> {
+fn draw_rules(m: &mut Rng, large: bool) -> Option<(GameKind, String, Rules)> {
     let g = m.pick(&GameKind::ALL);
     let reading = if m.below(4) == 0 {
         Reading::Pysolfc
@@ -94,8 +61,8 @@ fn draw_rules(m: &mut Mix, large: bool) -> Option<(GameKind, String, Rules)> {
                 Base::Fixed(Rank::new(m.below(2) as u8).expect("a rank"))
             }
         }),
-        preplaced: m.maybe(Mix::coin),
-        worrying_back: m.maybe(Mix::coin),
+        preplaced: m.maybe(Rng::coin),
+        worrying_back: m.maybe(Rng::coin),
         reserve: Some(m.pick(&[0u8, 2, 4, 6, 8])),
         reserve_visibility: m.maybe(|m| m.pick(&[Visibility::Hidden, Visibility::Open])),
         piles: Some(m.pick(&[2u8, 3, 4, 5])),
@@ -118,7 +85,7 @@ fn draw_rules(m: &mut Mix, large: bool) -> Option<(GameKind, String, Rules)> {
                 EmptySpace::Any,
             ])
         }),
-        stock_to_waste: m.maybe(Mix::coin),
+        stock_to_waste: m.maybe(Rng::coin),
         draw: None,
         redeals: None,
         deal_only_when_no_empty: None,
@@ -144,7 +111,7 @@ fn draw_rules(m: &mut Mix, large: bool) -> Option<(GameKind, String, Rules)> {
         }
     } else {
         RuleOverrides {
-            deal_only_when_no_empty: m.maybe(Mix::coin),
+            deal_only_when_no_empty: m.maybe(Rng::coin),
             ..o
         }
     };
@@ -157,7 +124,7 @@ fn draw_rules(m: &mut Mix, large: bool) -> Option<(GameKind, String, Rules)> {
 /// `lost`: the deal is lost (the reference's verdict), the only deals the
 /// layered search is given: it finds wins late, after every position of
 /// a lower level, which costs the whole node limit on most won deals.
-fn draw_options(m: &mut Mix, rules: &Rules, lost: bool) -> (usize, String, Options) {
+fn draw_options(m: &mut Rng, rules: &Rules, lost: bool) -> (usize, String, Options) {
     let mut o = Options::for_rules(rules);
     o.tableau_classes = m.below(4) != 0;
     o.deadlock = m.below(4) != 0;
@@ -167,23 +134,23 @@ fn draw_options(m: &mut Mix, rules: &Rules, lost: bool) -> (usize, String, Optio
     o.beams = m.coin();
     o.nrpa = m.coin();
     o.tails = m.coin();
-    o.rollout_seed = m.below(1000);
+    o.rollout_seed = m.below(1000) as u64;
     // The layered search needs cards to stay on the foundations.
     let kinds = if lost && !rules.worrying_back { 5 } else { 4 };
-    let kind = m.below(kinds) as usize;
+    let kind = m.below(kinds);
     match kind {
         0 => o.cursors = 1,
         1 => {
             // Many paths taking short turns, splitting often.
             o.cursors = 64;
-            o.slice = 1 + m.below(8);
-            o.split_after = m.below(4);
+            o.slice = 1 + m.below(8) as u64;
+            o.split_after = m.below(4) as u64;
         }
         2 => o.threads = 2,
         3 => {
             // A table of a few hundred positions that forgets when full.
             o.replace_when_full = true;
-            o.table_bytes = Some((2 + m.below(7) as usize) << 10);
+            o.table_bytes = Some((2 + m.below(7)) << 10);
         }
         _ => {
             // Alone, with the whole memory or with a table of 256 KiB
@@ -249,7 +216,7 @@ struct Tally {
 /// `large`: larger decks (7 to 9 ranks, two decks 4 or 5), the
 /// reference given five times the positions.
 fn soak(seed: u64, deals: usize, large: bool) -> Tally {
-    let mut m = Mix(seed);
+    let mut m = Rng(seed);
     let mut t = Tally::default();
     let limits = Limits {
         max_nodes: Some(1_000_000),

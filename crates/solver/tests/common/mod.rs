@@ -217,19 +217,42 @@ pub fn variants(g: GameKind) -> Vec<(String, Rules)> {
     v
 }
 
-/// SplitMix64: a small, fixed random sequence for the playouts.
-struct Rng(u64);
+/// SplitMix64: a small, fixed random sequence (the playouts', the soak's
+/// draws), the same on every machine.
+pub struct Rng(pub u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
     }
-    fn below(&mut self, n: usize) -> usize {
+
+    /// A number in `0..n`.
+    pub fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
+    }
+
+    #[allow(dead_code)] // not every test file uses it
+    pub fn coin(&mut self) -> bool {
+        self.next() & 1 == 1
+    }
+
+    #[allow(dead_code)] // not every test file uses it
+    pub fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
+        xs[self.below(xs.len())]
+    }
+
+    /// `Some(x)` for half the draws.
+    #[allow(dead_code)] // not every test file uses it
+    pub fn maybe<T>(&mut self, x: impl FnOnce(&mut Rng) -> T) -> Option<T> {
+        if self.coin() {
+            Some(x(self))
+        } else {
+            None
+        }
     }
 }
 

@@ -167,8 +167,9 @@ pub struct Row {
     /// What stopped an unknown deal; empty otherwise.
     pub limit: String,
     /// What found a won deal's line ([`demon_solver::Finder::name`]:
-    /// `search`, `probe`, `ladder`, `restarts`, `beams`, `nrpa` or `tail`); empty
-    /// otherwise, and in reports written before the column.
+    /// `search`, `probe`, `ladder`, `restarts`, `beams`, `nrpa`, `tail` or
+    /// `relaxed`); `relaxed` for a lost deal proved lost under relaxed
+    /// rules; empty otherwise, and in reports written before the column.
     #[serde(default)]
     pub found_by: String,
     /// The most cards on the foundations that the search saw in one
@@ -257,6 +258,10 @@ impl Row {
             limit,
             found_by: match out.verdict {
                 V::Won(_) => s.found_by.map_or("", demon_solver::Finder::name).into(),
+                // A loss proved under relaxed rules says so.
+                V::Lost if s.found_by == Some(demon_solver::Finder::Relaxed) => {
+                    demon_solver::Finder::Relaxed.name().into()
+                }
                 _ => String::new(),
             },
             most_up: s.most_up,

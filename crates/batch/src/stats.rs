@@ -164,6 +164,9 @@ pub struct Summary {
     /// of [`FINDERS`]), and last, as `""`, those whose report has no
     /// `found_by` column.
     pub found_by: Vec<(String, u64)>,
+    /// The lost deals proved lost under relaxed rules ([`Row::found_by`]
+    /// `relaxed`).
+    pub lost_relaxed: u64,
     /// How near the unknown deals came ([`Row::most_up`]), over those
     /// whose report records it (`None` if none does).
     pub unknown_up: Option<Nearest>,
@@ -186,8 +189,8 @@ pub struct Nearest {
 }
 
 /// The names [`Row::found_by`] takes, in the order summaries give them.
-pub const FINDERS: [&str; 7] = [
-    "search", "probe", "ladder", "restarts", "beams", "nrpa", "tail",
+pub const FINDERS: [&str; 8] = [
+    "search", "probe", "ladder", "restarts", "beams", "nrpa", "tail", "relaxed",
 ];
 
 impl Summary {
@@ -237,6 +240,10 @@ impl Summary {
                     .filter(|(_, k)| *k > 0)
                     .collect()
             },
+            lost_relaxed: rows
+                .iter()
+                .filter(|r| r.verdict == Verdict::Lost && r.found_by == "relaxed")
+                .count() as u64,
             unknown_up: {
                 let up: Vec<&Row> = rows
                     .iter()
@@ -337,6 +344,13 @@ impl fmt::Display for Summary {
                 })
                 .collect();
             writeln!(f, "wins found by: {}", parts.join(", "))?;
+        }
+        if self.lost_relaxed > 0 {
+            writeln!(
+                f,
+                "losses proved under relaxed rules: {}",
+                self.lost_relaxed
+            )?;
         }
         if let Some(n) = self.unknown_up {
             writeln!(

@@ -99,7 +99,7 @@ pub enum Command {
         run: RunOpts,
         #[command(flatten)]
         limits: LimitArgs,
-        /// Write one CSV row per deal to this file (never overwritten: see --resume): game, rules, seed, verdict, solution_moves, nodes, stored, seconds, peak_memory, limit (what stopped an unknown deal), found_by (what found a win: search, probe, ladder, restarts, beams, nrpa or tail).
+        /// Write one CSV row per deal to this file (never overwritten: see --resume): game, rules, seed, verdict, solution_moves, nodes, stored, seconds, peak_memory, limit (what stopped an unknown deal), found_by (what found a win: search, probe, ladder, restarts, beams, nrpa, tail or relaxed; for a lost deal, relaxed when the search under relaxed rules proved it, see --no-relaxation).
         #[arg(long, value_name = "FILE", help_heading = "Report")]
         csv: Option<PathBuf>,
         /// Continue the run whose report is --csv: solve only the deals it does not have yet.
@@ -272,6 +272,12 @@ pub struct LimitArgs {
     /// Do not search depth first near the end of each NRPA search's best line, and from 1.6 M nodes on of each new best line of the rollouts' restarts (tail searches: the exhaustive search alone from 8 moves before the line's end, then 16, 32 and so on while each proves its part lost, at most 100,000 nodes a line, in those searches' share of the nodes, with 4 MiB of memory; they win where a line stopped a few moves short of a win that the random playouts' choice of moves left out). They run only beside the NRPA searches (not with --no-nrpa). For comparison; the verdicts of decided deals do not depend on it.
     #[arg(long, help_heading = "Limits")]
     pub no_tails: bool,
+    /// Do not also search the deal under relaxed rules. Where the stock is dealt onto the tableau only while no pile is empty (Double Easthaven, Easthaven), the search is also run, from 6.4 M nodes on, on the same deal with the stock dealt at any time: rules that allow every line of play and more, under which it may play safe foundation moves early (which it cannot while a deal waits for the piles to be filled) and so proves some deals lost far sooner (Double Easthaven 101: 9 M nodes). It takes a third of the nodes from then on and a quarter of --max-memory, set aside from the start; LOST there is LOST here, and a win there counts only if every move of it is legal here. Not with --layered. The verdicts of decided deals do not depend on it.
+    #[arg(long, help_heading = "Limits")]
+    pub no_relaxation: bool,
+    /// For experiments and tests: the node count from which the search under relaxed rules runs (default 6400000; 0 also runs it first, for 50,000 nodes).
+    #[arg(long, value_name = "N", hide = true, value_parser = parse_count)]
+    pub relax_from: Option<u64>,
     /// For experiments: the tail searches' nodes a line (default 100000).
     #[arg(long, value_name = "N", hide = true, value_parser = parse_count)]
     pub tail_nodes: Option<u64>,
@@ -333,6 +339,8 @@ impl LimitArgs {
             rollout_seed: self.rollout_seed,
             playout: self.playout_weights.unwrap_or(game.playout),
             probes: self.probes || (!self.no_probes && game.probes),
+            relax: !self.no_relaxation,
+            relax_from: self.relax_from.unwrap_or(game.relax_from),
             cursors: self.cursors as usize,
             replace_when_full: self.forget_when_full,
             layered: self.layered,

@@ -376,6 +376,19 @@ fn settings(job: &Job) -> String {
     if !job.options.probes {
         s += " probes=off";
     }
+    // The search under relaxed rules (where the rules have a relaxation):
+    // it decides deals the search alone leaves unknown under a node limit,
+    // so reports from before it resume with --no-relaxation.
+    if job.options.relax
+        && !job.options.layered
+        && demon_solver::relax::relaxation(&job.rules).is_some()
+    {
+        s += " relaxation=on";
+        // An experiment's first turn, named unless the default.
+        if job.options.relax_from != demon_solver::search::RELAX_FROM {
+            s += &format!(" relax-from={}", job.options.relax_from);
+        }
+    }
     if job.options.threads != 1 {
         s += &format!(" threads={}", job.options.threads);
     }
@@ -963,6 +976,7 @@ fn summary_json(first: &Row, last: &Row, missing: u64, s: &Summary) -> serde_jso
         // Won deals by what found them; "" for rows of reports written
         // before the found_by column.
         "wins_found_by": s.found_by.iter().map(|(n, k)| (n.clone(), (*k).into())).collect::<serde_json::Map<String, serde_json::Value>>(),
+        "losses_proved_relaxed": s.lost_relaxed,
     })
 }
 

@@ -516,6 +516,15 @@ pub(crate) fn max_resident_bytes() -> Option<u64> {
 }
 
 /// What found a win, in words.
+/// What the relaxation of `rules` allows ([`demon_solver::relax`]), for
+/// a deal it proved lost.
+fn relaxation_words(rules: &Rules) -> &'static str {
+    match rules.stock {
+        demon_core::rules::Stock::ToTableau { .. } => "proved lost under relaxed rules that also deal the stock while a pile is empty, and so allow every line of play of these rules and more",
+        _ => "proved lost under relaxed rules that allow every line of play of these rules and more",
+    }
+}
+
 fn finder_words(f: Option<demon_solver::Finder>) -> &'static str {
     use demon_solver::Finder;
     match f {
@@ -526,6 +535,9 @@ fn finder_words(f: Option<demon_solver::Finder>) -> &'static str {
         Some(Finder::Beams) => "a beam search",
         Some(Finder::Nrpa) => "an NRPA search",
         Some(Finder::Tail) => "a tail search (depth first, near the end of a random search's line)",
+        Some(Finder::Relaxed) => {
+            "the search under relaxed rules (every move of its line is legal under these rules)"
+        }
     }
 }
 
@@ -564,6 +576,11 @@ pub fn run(
             writeln!(out, "{title}")?;
             match &verdict {
                 Verdict::Won(m) => writeln!(out, "WON in {} steps ({} moves), found by {}; the move list was replayed by the independent checker.", steps.len(), m.len(), finder_words(stats.found_by))?,
+                Verdict::Lost if stats.found_by == Some(demon_solver::Finder::Relaxed) => writeln!(
+                    out,
+                    "LOST: {}; every position reachable under them was explored, so this deal cannot be won.",
+                    relaxation_words(rules)
+                )?,
                 Verdict::Lost => writeln!(out, "LOST: every reachable position was explored; this deal cannot be won.")?,
                 Verdict::Unknown(l) => {
                     writeln!(out, "UNKNOWN: the search stopped at the {l} before deciding.")?;
@@ -584,7 +601,7 @@ pub fn run(
             }
             writeln!(
                 out,
-                "nodes {}, positions stored {}{}, table hits {}, safe moves {}, moves slept {}, talon plays known {}, positions merged {}, dead ends {}, paths split {}{}, positions forgotten {}, table shrinks {}{}, rollout nodes {}{}, peak memory {:.1} MiB{}, time {:.3} s ({:.0} nodes/s)",
+                "nodes {}, positions stored {}{}, table hits {}, safe moves {}, moves slept {}, talon plays known {}, positions merged {}, dead ends {}, paths split {}{}, positions forgotten {}, table shrinks {}{}, rollout nodes {}{}{}, peak memory {:.1} MiB{}, time {:.3} s ({:.0} nodes/s)",
                 stats.nodes,
                 stats.stored,
                 stats.table_bytes_per_position().map_or(String::new(), |b| format!(
@@ -617,6 +634,11 @@ pub fn run(
                     String::new()
                 },
                 stats.rollout_nodes,
+                if stats.relaxed_nodes > 0 {
+                    format!(", nodes under relaxed rules {}", stats.relaxed_nodes)
+                } else {
+                    String::new()
+                },
                 if stats.most_up > 0 {
                     format!(", most cards up {} of {}", stats.most_up, rules.deck_size())
                 } else {
@@ -662,6 +684,7 @@ pub fn run(
                         .layered_progress()
                         .map(|(at, of)| json!({ "at": at, "of": of })),
                     "rollout_nodes": stats.rollout_nodes,
+                    "relaxed_nodes": stats.relaxed_nodes,
                     "most_cards_up": (stats.most_up > 0).then_some(stats.most_up),
                     "cards": rules.deck_size(),
                     "peak_memory_bytes": stats.peak_memory,

@@ -492,6 +492,89 @@ fn batch_reports_the_length_of_the_line_solve_prints() {
     assert_eq!(&row[2..5], &["2", "won", "557"], "{report}");
 }
 
+#[test]
+fn relaxed_rules_decide_deals_and_say_so() {
+    // Small deals, with the search under relaxed rules run first
+    // (`--relax-from 0`, hidden, for tests): Double Easthaven on 4 ranks
+    // and 4 piles, seed 0, is won by it, in a line legal under the rules.
+    let o = demon(&[
+        "solve",
+        "double-easthaven",
+        "--ranks",
+        "4",
+        "--piles",
+        "4",
+        "0",
+        "--relax-from",
+        "0",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["found_by"], "relaxed");
+    assert_eq!(v["stats"]["relaxed_nodes"], 198);
+    assert_eq!(v["stats"]["nodes"], 198);
+    // Easthaven on 7 ranks, seed 0, is lost: the relaxation says it first,
+    // and the search alone says it too.
+    let easthaven = ["solve", "easthaven", "--ranks", "7", "0"];
+    let o = demon(&[&easthaven[..], &["--relax-from", "0"]].concat());
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("LOST: proved lost under relaxed rules that also deal the stock while a pile is empty, and so allow every line of play of these rules and more;"),
+        "{}",
+        stdout(&o)
+    );
+    let o = demon(&[&easthaven[..], &["--relax-from", "0", "--no-relaxation"]].concat());
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("LOST: every reachable position was explored;"),
+        "{}",
+        stdout(&o)
+    );
+    // A batch names it in the report's settings, its found_by column and
+    // its summary; not with --no-relaxation, nor for rules without one.
+    let dir = tempfile::tempdir().unwrap();
+    for (game, extra, relaxed) in [
+        ("easthaven", &[][..], true),
+        ("easthaven", &["--no-relaxation"][..], false),
+        ("canfield", &[][..], false),
+    ] {
+        let csv = dir.path().join(format!("{game}-{relaxed}.csv"));
+        let args = [
+            &[
+                "batch",
+                game,
+                "--ranks",
+                "7",
+                "--seeds",
+                "0..2",
+                "--relax-from",
+                "0",
+            ][..],
+            extra,
+            &["--csv", csv.to_str().unwrap()],
+        ]
+        .concat();
+        let o = demon(&args);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let run = std::fs::read_to_string(csv.with_extension("csv.run")).unwrap();
+        assert_eq!(run.contains(" relaxation=on"), relaxed, "{game}: {run}");
+        let report = std::fs::read_to_string(&csv).unwrap();
+        let row: Vec<&str> = report.lines().nth(1).unwrap().split(',').collect();
+        if game == "easthaven" {
+            assert_eq!(&row[2..4], &["0", "lost"], "{report}");
+            assert_eq!(row[10], if relaxed { "relaxed" } else { "" }, "{report}");
+            assert_eq!(
+                stdout(&o).contains("losses proved under relaxed rules: 1\n"),
+                relaxed,
+                "{}",
+                stdout(&o)
+            );
+        }
+    }
+}
+
 /// Canfield (runs move in any part) seed 479 with a checkpoint, whose
 /// file comes next. Without rollouts, whose nodes would move where the
 /// sittings stop (they are run afresh in each sitting; nothing of theirs

@@ -19,6 +19,7 @@ pub mod moves;
 pub mod nrpa;
 pub mod probe;
 pub mod reference;
+pub mod relax;
 pub mod rollout;
 pub mod search;
 pub mod shorten;

@@ -183,6 +183,9 @@ pub struct Stats {
     /// searches beside them (beams, NRPA, tail searches), counted in
     /// `nodes` too.
     pub rollout_nodes: u64,
+    /// Positions expanded by the search of the relaxation
+    /// ([`Options::relax`]), counted in `nodes` too.
+    pub relaxed_nodes: u64,
     /// Times the layered search's full table was rebuilt from the
     /// positions of the levels not finished, forgetting the finished ones
     /// ([`crate::layered`]).
@@ -218,7 +221,8 @@ pub struct Stats {
     /// Deepest path, in search moves.
     pub max_depth: usize,
     pub elapsed: Duration,
-    /// What found the win, for a won deal (`None` otherwise).
+    /// What found the win, for a won deal; for a lost one, `Relaxed` when
+    /// the relaxation proved it ([`Options::relax`]); `None` otherwise.
     pub found_by: Option<Finder>,
 }
 
@@ -243,11 +247,15 @@ pub enum Finder {
     /// A tail search near the end of an NRPA search's or a restart's line
     /// ([`tail_search`]).
     Tail,
+    /// The depth-first search of the deal under a relaxation of its rules
+    /// ([`crate::relax`]): a loss proved there, or a win found there whose
+    /// every move is legal under the deal's own rules.
+    Relaxed,
 }
 
 impl Finder {
     /// Its name in reports: `search`, `probe`, `ladder`, `restarts`,
-    /// `beams`, `nrpa` or `tail`.
+    /// `beams`, `nrpa`, `tail` or `relaxed`.
     pub fn name(self) -> &'static str {
         match self {
             Finder::Search => "search",
@@ -257,6 +265,7 @@ impl Finder {
             Finder::Beams => "beams",
             Finder::Nrpa => "nrpa",
             Finder::Tail => "tail",
+            Finder::Relaxed => "relaxed",
         }
     }
 }
@@ -317,6 +326,7 @@ impl std::ops::AddAssign for Stats {
         self.replaced += o.replaced;
         self.shrinks += o.shrinks;
         self.rollout_nodes += o.rollout_nodes;
+        self.relaxed_nodes += o.relaxed_nodes;
         self.rebuilds += o.rebuilds;
         self.progress = self.progress.max(o.progress);
         self.progress_of_win = self.progress_of_win.max(o.progress_of_win);
@@ -459,6 +469,20 @@ pub struct Options {
     /// for a win ([`crate::probe`], [`drive`]); on by default except where
     /// [`probes_pay`] says they do not pay.
     pub probes: bool,
+    /// Where the rules have a relaxation ([`crate::relax::relaxation`]),
+    /// also search the deal under it, depth first, taking turns with the
+    /// search at its pauses from [`Options::relax_from`] nodes on: each
+    /// turn brings its nodes up to half of the others' ([`RELAX_SHARE`]),
+    /// in [`RELAX_MEMORY`] of the memory, set aside from the start. LOST
+    /// under the relaxation is LOST; a win there whose every move is legal
+    /// under the rules is a win; any other win, or its table filling, ends
+    /// it. On by default; not in the layered search.
+    pub relax: bool,
+    /// The node count of the first pause at which the relaxation's search
+    /// runs ([`RELAX_FROM`] by default); 0 also runs it before the search
+    /// starts, for [`FIRST_PAUSE`] / 2 nodes (tests, on small deals).
+    #[doc(hidden)]
+    pub relax_from: u64,
     /// When the table is full, forget finished positions to store new
     /// ones instead of stopping UNKNOWN (off by default). The verdict stays
     /// exact; a forgotten position is searched again when met again, so
@@ -622,6 +646,8 @@ impl Default for Options {
             rollout_seed: 0,
             playout: crate::rollout::playout_weights(),
             probes: true,
+            relax: true,
+            relax_from: RELAX_FROM,
             replace_when_full: false,
             layered: false,
             layered_rebuild_every: None,
@@ -753,7 +779,20 @@ pub fn solve_saving(
     save_at: &dyn Fn(&Limit) -> bool,
 ) -> Result<Outcome, SolveError> {
     let game = Game::new(rules, layout)?;
-    let mut out = drive(&game, limits, options, resume, save, save_at)?;
+    // The same deal under the relaxation, where it is searched too.
+    let relaxed = match crate::relax::relaxation(rules) {
+        Some(r) if options.relax && !options.layered => Some(Game::new(&r, layout)?),
+        _ => None,
+    };
+    let mut out = drive(
+        &game,
+        relaxed.as_ref(),
+        limits,
+        options,
+        resume,
+        save,
+        save_at,
+    )?;
     settle_win(rules, layout, &mut out)?;
     Ok(out)
 }
@@ -945,6 +984,22 @@ const FIRST_PAUSE: u64 = 100_000;
 const FIRST_PROBE: u64 = 50_000;
 /// Below this a probe is not worth running.
 const MIN_PROBE_MEMORY: usize = 64 << 10;
+
+/// The first pause of the search at which the search of the relaxation
+/// runs ([`Options::relax`]), 6.4 M nodes: most deals are decided before
+/// it, and pay nothing for it (Double Easthaven seeds 1-1,000 at 2 M
+/// nodes, `results/2026-12-03-all-games-2M`: 929 won, 915 of them before
+/// 1.6 M nodes; Easthaven: all but 2 of seeds 1-1,000 decided within it).
+pub const RELAX_FROM: u64 = FIRST_PAUSE * 64;
+/// The search of the relaxation is brought, at each turn, to this share of
+/// the nodes the rest of the search has had (1/2: a third of all nodes
+/// from its first turn on).
+pub const RELAX_SHARE: u64 = 2;
+/// The share of the memory set aside for the search of the relaxation
+/// (1/4), where it runs.
+pub const RELAX_MEMORY: usize = 4;
+/// Below this the relaxation is not searched.
+const MIN_RELAX_MEMORY: usize = 1 << 20;
 /// Memory the rollouts may hold: a sixteenth of the budget, at most
 /// 64 MiB; none below [`crate::rollout::LINE_BYTES`] (then they do not
 /// run).
@@ -1045,6 +1100,7 @@ const MIN_BEAM_MEMORY: usize = 16 << 20;
 /// when it ends).
 fn drive(
     game: &Game,
+    relaxed: Option<&Game>,
     limits: &Limits,
     options: &Options,
     resume: Option<&mut dyn std::io::Read>,
@@ -1081,13 +1137,34 @@ fn drive(
             dfs.reserved = bytes;
         }
     }
+    // The relaxation's memory, set aside the same way, from the table's
+    // budget as far as the memory left beside the table, its paths and
+    // the rollouts' does not hold it (a table of `options.table_bytes`
+    // leaves room); no relaxation where it cannot be.
+    let relax_bytes = limits.max_memory / RELAX_MEMORY;
+    let relaxed = relaxed.filter(|_| {
+        let budget = dfs.table.read().budget_bytes();
+        let room = limits
+            .max_memory
+            .saturating_sub(budget + dfs.path_budget + dfs.reserved);
+        relax_bytes >= MIN_RELAX_MEMORY
+            && (room >= relax_bytes
+                || dfs
+                    .table
+                    .get()
+                    .lower_budget(budget.saturating_sub(relax_bytes - room)))
+    });
+    if relaxed.is_some() {
+        dfs.reserved += relax_bytes;
+    }
+    let relaxed = relaxed.map(|g| (g, relax_bytes));
     if options.threads > 1 && resume.is_none() && save.is_none() && !options.replace_when_full {
-        return Ok(drive_crew(game, limits, options, dfs));
+        return Ok(drive_crew(game, relaxed, limits, options, dfs));
     }
     if let Some(r) = resume {
         dfs.load(r)?;
     }
-    let out = drive_search(game, limits, &mut dfs, options);
+    let out = drive_search(game, relaxed, limits, &mut dfs, options);
     if let (Some(w), Verdict::Unknown(l)) = (save, &out.verdict) {
         if save_at(l) {
             dfs.save(w)?;
@@ -1099,7 +1176,13 @@ fn drive(
 /// [`drive_search`] with `options.threads` threads ([`Crew`]): this one
 /// runs `dfs` (from the deal, with the probes and rollouts), the others
 /// start with no work and wait for cursors handed over.
-fn drive_crew(game: &Game, limits: &Limits, options: &Options, mut dfs: Searcher) -> Outcome {
+fn drive_crew(
+    game: &Game,
+    relaxed: Option<(&Game, usize)>,
+    limits: &Limits,
+    options: &Options,
+    mut dfs: Searcher,
+) -> Outcome {
     let threads = options.threads;
     let path = dfs.path_budget / threads;
     // Each thread's dead-end answers count in its path: a share each.
@@ -1153,7 +1236,7 @@ fn drive_crew(game: &Game, limits: &Limits, options: &Options, mut dfs: Searcher
             })
             .collect();
         let stop = StopOnUnwind(&crew);
-        let out = drive_search(game, limits, &mut dfs, options);
+        let out = drive_search(game, relaxed, limits, &mut dfs, options);
         std::mem::forget(stop);
         crew.finish(out.verdict);
         let helper_stats: Vec<Stats> = running
@@ -1182,8 +1265,15 @@ impl Drop for StopOnUnwind<'_> {
     }
 }
 
-/// The search and its probes (see [`drive`]).
-fn drive_search(game: &Game, limits: &Limits, dfs: &mut Searcher, options: &Options) -> Outcome {
+/// The search and its probes (see [`drive`]), and the search of the
+/// relaxation (`relaxed`: its game and memory; [`Options::relax`]).
+fn drive_search(
+    game: &Game,
+    relaxed: Option<(&Game, usize)>,
+    limits: &Limits,
+    dfs: &mut Searcher,
+    options: &Options,
+) -> Outcome {
     // Pauses at the whole search's node counts, a resumed search's
     // included: it probes where the search without a stop would have,
     // with the probe and the rollout budget of that round. (Counted from
@@ -1200,11 +1290,24 @@ fn drive_search(game: &Game, limits: &Limits, dfs: &mut Searcher, options: &Opti
         round += 1;
     }
     let seed = sitting_seed(options.rollout_seed, dfs.stats.nodes);
-    let mut rollouts = (dfs.reserved > 0).then(|| {
+    // The rollouts run where their memory was set aside: what is set
+    // aside beyond the relaxation's.
+    let relax_bytes = relaxed.map_or(0, |(_, b)| b);
+    let mut rollouts = (dfs.reserved > relax_bytes).then(|| {
         let (r, b) = stream_bytes(game.rules(), options, limits.max_memory);
         let tails = tail_budget(game.rules(), options, limits.max_memory);
         Streams::new(game, r, b, options.nrpa, tails, seed, options.playout)
     });
+    let mut relax = relaxed.map(|(game, bytes)| Relax {
+        game,
+        bytes,
+        search: None,
+    });
+    if options.relax_from == 0 {
+        if let Some(out) = relax_phase(game, &mut relax, limits, dfs, options, FIRST_PAUSE / 2) {
+            return out;
+        }
+    }
     loop {
         if let Some(verdict) = dfs.search_until(pause) {
             return Outcome {
@@ -1258,6 +1361,18 @@ fn drive_search(game: &Game, limits: &Limits, dfs: &mut Searcher, options: &Opti
         if let Some(out) = after_probe(found, limits, &dfs.stats, dfs.total_nodes()) {
             return out;
         }
+        if pause >= options.relax_from {
+            // Up to half the nodes of the rest of the search.
+            let rest = dfs.stats.nodes - dfs.stats.relaxed_nodes;
+            let budget = (rest / RELAX_SHARE).saturating_sub(dfs.stats.relaxed_nodes);
+            if let Some(out) = relax_phase(game, &mut relax, limits, dfs, options, budget) {
+                return out;
+            }
+            dfs.publish(|| dfs.table.read().len());
+            if let Some(out) = after_probe(None, limits, &dfs.stats, dfs.total_nodes()) {
+                return out;
+            }
+        }
         pause = pause.saturating_mul(4);
         if room {
             probe = probe.saturating_mul(2);
@@ -1284,6 +1399,89 @@ fn after_probe(
         None => Verdict::Unknown(Limit::Nodes(limits.max_nodes.filter(|&n| nodes >= n)?)),
     };
     Some(Outcome { verdict, stats })
+}
+
+/// The search of the deal under the relaxation of its rules
+/// ([`Options::relax`]), made at its first turn.
+struct Relax<'r> {
+    /// The deal under the relaxation.
+    game: &'r Game,
+    /// Its memory, set aside from the start.
+    bytes: usize,
+    search: Option<Searcher<'r>>,
+}
+
+/// A turn of the search of the relaxation (`relax`, dropped when it can
+/// decide nothing more) of `budget` nodes at most, within `limits` (its
+/// nodes count in `dfs`'s): the outcome if it decided the deal (`game`),
+/// `None` to go on.
+fn relax_phase(
+    game: &Game,
+    relax: &mut Option<Relax>,
+    limits: &Limits,
+    dfs: &mut Searcher,
+    options: &Options,
+    budget: u64,
+) -> Option<Outcome> {
+    let r = relax.as_mut()?;
+    let left = limits
+        .max_nodes
+        .map_or(u64::MAX, |n| n.saturating_sub(dfs.total_nodes()));
+    let budget = budget.min(left);
+    if budget == 0 {
+        return None;
+    }
+    let search = r.search.get_or_insert_with(|| {
+        // The time left, and no node limit: the turns set it.
+        let timeout = limits
+            .timeout
+            .map(|t| t.saturating_sub(dfs.before + dfs.start.elapsed()));
+        let l = Limits {
+            max_nodes: None,
+            max_memory: r.bytes,
+            timeout,
+        };
+        let mut s = Searcher::with_options(r.game, &l, options);
+        // Its table is never full of forgotten positions: full, it stops.
+        s.replace = false;
+        s.progress = None;
+        s.turn_end = s.slice;
+        s
+    });
+    let before = search.stats.nodes;
+    let verdict = search.search_until(before + budget);
+    let nodes = search.stats.nodes - before;
+    dfs.stats.nodes += nodes;
+    dfs.stats.relaxed_nodes += nodes;
+    dfs.stats.peak_memory = dfs
+        .stats
+        .peak_memory
+        .max(dfs.table.read().bytes() + dfs.path_bytes(dfs.stack.capacity()) + dfs.reserved);
+    dfs.stats.elapsed = dfs.before + dfs.start.elapsed();
+    let done = |verdict| {
+        let mut stats = dfs.stats;
+        stats.found_by = Some(Finder::Relaxed);
+        Some(Outcome { verdict, stats })
+    };
+    match verdict {
+        None => None,
+        // Lost under rules that allow every line of the deal's: lost.
+        Some(Verdict::Lost) => done(Verdict::Lost),
+        // A win of the deal's own rules too: every move legal under them.
+        Some(Verdict::Won(line)) if wins(game, &line) => done(Verdict::Won(line)),
+        // Won only under the relaxation (it can prove nothing more), or
+        // stopped by its memory, the time or the stop flag.
+        Some(_) => {
+            *relax = None;
+            None
+        }
+    }
+}
+
+/// Whether `line` is legal from the deal of `game` and wins it.
+fn wins(game: &Game, line: &[Move]) -> bool {
+    let mut st = game.initial();
+    line.iter().all(|&m| game.try_play(&mut st, m).is_ok()) && game.is_won(&st)
 }
 
 /// Whether the rollouts of a game under `rules` include the restarts

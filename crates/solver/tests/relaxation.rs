@@ -1,0 +1,147 @@
+//! The search under relaxed rules ([`demon_solver::relax`]) against the
+//! plain reference search, on small deals of the games whose stock is
+//! dealt onto the tableau only while no pile is empty (Double Easthaven,
+//! Easthaven), with some of their options changed.
+//!
+//! Two claims are checked. The relaxation allows every line of play of the
+//! rules: a deal the reference search wins under the rules it wins under
+//! the relaxation too. And the solver, running the relaxation's search
+//! first (`relax_from` 0), reaches the reference's verdict under the
+//! rules, whether the relaxation proves the loss, finds a win legal under
+//! the rules, or finds a win that is not (and leaves the deal to the rest
+//! of the search).
+
+mod common;
+
+use common::small;
+use demon_core::rules::{Build, GroupMoves};
+use demon_core::{Game, GameKind, Reading, RuleOverrides, Rules, Source};
+use demon_solver::reference::reference_solve;
+use demon_solver::relax::relaxation;
+use demon_solver::{solve_with, Finder, Limits, Options, Verdict};
+
+/// The rule sets: each game's small preset, and a few options changed.
+fn rule_sets() -> Vec<(String, Rules)> {
+    let mut v = Vec::new();
+    for g in [GameKind::DoubleEasthaven, GameKind::Easthaven] {
+        let d = RuleOverrides::default;
+        let mut add = |name: String, o: RuleOverrides| {
+            if let Some(r) = small(g, Reading::Standard, o) {
+                assert!(relaxation(&r).is_some(), "{name}");
+                v.push((name, r));
+            }
+        };
+        add(format!("{g}"), d());
+        add(
+            format!("{g} 5 piles"),
+            RuleOverrides {
+                piles: Some(5),
+                ..d()
+            },
+        );
+        add(
+            format!("{g} whole"),
+            RuleOverrides {
+                group_moves: Some(GroupMoves::Whole),
+                ..d()
+            },
+        );
+        add(
+            format!("{g} top"),
+            RuleOverrides {
+                group_moves: Some(GroupMoves::Top),
+                ..d()
+            },
+        );
+        add(
+            format!("{g} in suit"),
+            RuleOverrides {
+                build: Some(Build::Suit),
+                ..d()
+            },
+        );
+    }
+    v
+}
+
+#[test]
+fn the_relaxation_wins_every_deal_the_rules_win() {
+    // (won under both, lost under both, won only under the relaxation)
+    let mut n = [0usize; 3];
+    for (name, rules) in rule_sets() {
+        let relaxed = relaxation(&rules).unwrap();
+        for seed in 0..60u64 {
+            let layout = Source::Native(seed).layout(&rules);
+            let (Some(won), Some(won_relaxed)) = (
+                reference_solve(&Game::new(&rules, &layout).unwrap(), 100_000),
+                reference_solve(&Game::new(&relaxed, &layout).unwrap(), 100_000),
+            ) else {
+                continue;
+            };
+            assert!(
+                won_relaxed || !won,
+                "{name} seed {seed}: won under the rules, lost under the relaxation"
+            );
+            n[if won {
+                0
+            } else if won_relaxed {
+                2
+            } else {
+                1
+            }] += 1;
+        }
+    }
+    println!("{n:?}");
+    assert_eq!(
+        n,
+        [571, 26, 0],
+        "deals: won under both, lost under both, won only relaxed"
+    );
+}
+
+#[test]
+fn the_relaxed_search_reaches_the_reference_verdict() {
+    let limits = Limits {
+        max_nodes: Some(1_000_000),
+        max_memory: 256 << 20,
+        timeout: None,
+    };
+    let o = Options {
+        relax_from: 0,
+        ..Options::default()
+    };
+    // (lost by the relaxation, won by it, decided by the rest of the search)
+    let mut n = [0usize; 3];
+    for (name, rules) in rule_sets() {
+        for seed in 0..60u64 {
+            let layout = Source::Native(seed).layout(&rules);
+            let Some(want) = reference_solve(&Game::new(&rules, &layout).unwrap(), 100_000) else {
+                continue;
+            };
+            let out = solve_with(&rules, &layout, &limits, &o).unwrap();
+            let what = format!("{name} seed {seed}");
+            let got = match out.verdict {
+                Verdict::Won(_) => true,
+                Verdict::Lost => false,
+                Verdict::Unknown(l) => panic!("{what}: undecided ({l})"),
+            };
+            assert_eq!(got, want, "{what}: won={got}, reference says won={want}");
+            let relaxed = out.stats.found_by == Some(Finder::Relaxed);
+            if relaxed {
+                // It ran first: nothing else had searched.
+                assert_eq!(out.stats.nodes, out.stats.relaxed_nodes, "{what}");
+            }
+            n[match (relaxed, got) {
+                (true, false) => 0,
+                (true, true) => 1,
+                (false, _) => 2,
+            }] += 1;
+        }
+    }
+    println!("{n:?}");
+    assert_eq!(
+        n,
+        [26, 450, 121],
+        "lost by the relaxation, won by it, by the rest"
+    );
+}

@@ -393,7 +393,7 @@ impl fmt::Display for Summary {
             match l.table_bytes_per_position() {
                 Some(b) => writeln!(
                     f,
-                    "most positions stored: {}, {} positions in a table of {:.1} MiB, {:.1} bytes a position; its peak memory {:.1} MiB (the table, the search paths, the probes and the rollouts)",
+                    "most positions stored: {}, {} positions in a table of {:.1} MiB, {:.1} bytes a position; its peak memory {:.1} MiB (the table, the search paths, and what the probes, the rollouts and the relaxed search set aside)",
                     self.numbering.deal(l.seed),
                     l.stored,
                     mib(l.table_bytes),
@@ -402,7 +402,7 @@ impl fmt::Display for Summary {
                 )?,
                 None => writeln!(
                     f,
-                    "most positions stored: {}, {} positions; its peak memory {:.1} MiB, {:.0} bytes a position (the peak counts the search paths, the probes and the rollouts beside the table)",
+                    "most positions stored: {}, {} positions; its peak memory {:.1} MiB, {:.0} bytes a position (the peak counts the search paths, and what the probes, the rollouts and the relaxed search set aside, beside the table)",
                     self.numbering.deal(l.seed),
                     l.stored,
                     mib(l.peak_memory),

@@ -1362,8 +1362,9 @@ fn drive_search(
             return out;
         }
         if pause >= options.relax_from {
-            // Up to half the nodes of the rest of the search.
-            let rest = dfs.stats.nodes - dfs.stats.relaxed_nodes;
+            // Up to half the nodes of the rest of the search (every
+            // thread's).
+            let rest = dfs.total_nodes() - dfs.stats.relaxed_nodes;
             let budget = (rest / RELAX_SHARE).saturating_sub(dfs.stats.relaxed_nodes);
             if let Some(out) = relax_phase(game, &mut relax, limits, dfs, options, budget) {
                 return out;

@@ -379,10 +379,7 @@ fn settings(job: &Job) -> String {
     // The search under relaxed rules (where the rules have a relaxation):
     // it decides deals the search alone leaves unknown under a node limit,
     // so reports from before it resume with --no-relaxation.
-    if job.options.relax
-        && !job.options.layered
-        && demon_solver::relax::relaxation(&job.rules).is_some()
-    {
+    if demon_solver::search::relaxation_runs(&job.rules, &job.options, &job.limits) {
         s += " relaxation=on";
         // An experiment's first turn, named unless the default.
         if job.options.relax_from != demon_solver::search::RELAX_FROM {

@@ -515,7 +515,6 @@ pub(crate) fn max_resident_bytes() -> Option<u64> {
     Some(kib << 10)
 }
 
-/// What found a win, in words.
 /// What the relaxation of `rules` allows ([`demon_solver::relax`]), for
 /// a deal it proved lost.
 fn relaxation_words(rules: &Rules) -> &'static str {
@@ -525,6 +524,7 @@ fn relaxation_words(rules: &Rules) -> &'static str {
     }
 }
 
+/// What found a win, in words.
 fn finder_words(f: Option<demon_solver::Finder>) -> &'static str {
     use demon_solver::Finder;
     match f {

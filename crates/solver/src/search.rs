@@ -781,7 +781,7 @@ pub fn solve_saving(
     let game = Game::new(rules, layout)?;
     // The same deal under the relaxation, where it is searched too.
     let relaxed = match crate::relax::relaxation(rules) {
-        Some(r) if options.relax && !options.layered => Some(Game::new(&r, layout)?),
+        Some(r) if relaxation_runs(rules, options, limits) => Some(Game::new(&r, layout)?),
         _ => None,
     };
     let mut out = drive(
@@ -987,9 +987,11 @@ const MIN_PROBE_MEMORY: usize = 64 << 10;
 
 /// The first pause of the search at which the search of the relaxation
 /// runs ([`Options::relax`]), 6.4 M nodes: most deals are decided before
-/// it, and pay nothing for it (Double Easthaven seeds 1-1,000 at 2 M
+/// it, and pay no node for it (Double Easthaven seeds 1-1,000 at 2 M
 /// nodes, `results/2026-12-03-all-games-2M`: 929 won, 915 of them before
-/// 1.6 M nodes; Easthaven: all but 2 of seeds 1-1,000 decided within it).
+/// 1.6 M nodes; Easthaven: all but 2 of seeds 1-1,000 decided within it);
+/// only the memory set aside for it, where a node limit does not keep it
+/// from running ([`relaxation_runs`]).
 pub const RELAX_FROM: u64 = FIRST_PAUSE * 64;
 /// The search of the relaxation is brought, at each turn, to this share of
 /// the nodes the rest of the search has had (1/2: a third of all nodes
@@ -1000,6 +1002,9 @@ pub const RELAX_SHARE: u64 = 2;
 pub const RELAX_MEMORY: usize = 4;
 /// Below this the relaxation is not searched.
 const MIN_RELAX_MEMORY: usize = 1 << 20;
+/// In a crew, a turn of the relaxation's search looks, every this many
+/// nodes, whether the other threads have stopped.
+const RELAX_SLICE: u64 = 1 << 16;
 /// Memory the rollouts may hold: a sixteenth of the budget, at most
 /// 64 MiB; none below [`crate::rollout::LINE_BYTES`] (then they do not
 /// run).
@@ -1052,6 +1057,21 @@ pub fn nrpa_runs(rules: &Rules, options: &Options, max_memory: usize) -> bool {
         options.nrpa,
         stream_bytes(rules, options, max_memory).0,
     )
+}
+
+/// Whether a search of a deal under `rules` with `options` and `limits`
+/// searches it under relaxed rules too ([`Options::relax`]): where the
+/// rules have a relaxation ([`crate::relax::relaxation`]), outside the
+/// layered search, with the memory it needs ([`RELAX_MEMORY`] of the
+/// limit, at least 1 MiB), and where the node limit lets it reach its
+/// first turn ([`Options::relax_from`]). Where it does not, nothing is
+/// set aside for it.
+pub fn relaxation_runs(rules: &Rules, options: &Options, limits: &Limits) -> bool {
+    options.relax
+        && !options.layered
+        && limits.max_memory / RELAX_MEMORY >= MIN_RELAX_MEMORY
+        && limits.max_nodes.is_none_or(|n| n > options.relax_from)
+        && crate::relax::relaxation(rules).is_some()
 }
 
 /// Whether a search with `options` and `max_memory` runs tail searches
@@ -1137,33 +1157,16 @@ fn drive(
             dfs.reserved = bytes;
         }
     }
-    // The relaxation's memory, set aside the same way, from the table's
-    // budget as far as the memory left beside the table, its paths and
-    // the rollouts' does not hold it (a table of `options.table_bytes`
-    // leaves room); no relaxation where it cannot be.
-    let relax_bytes = limits.max_memory / RELAX_MEMORY;
-    let relaxed = relaxed.filter(|_| {
-        let budget = dfs.table.read().budget_bytes();
-        let room = limits
-            .max_memory
-            .saturating_sub(budget + dfs.path_budget + dfs.reserved);
-        relax_bytes >= MIN_RELAX_MEMORY
-            && (room >= relax_bytes
-                || dfs
-                    .table
-                    .get()
-                    .lower_budget(budget.saturating_sub(relax_bytes - room)))
-    });
-    if relaxed.is_some() {
-        dfs.reserved += relax_bytes;
-    }
-    let relaxed = relaxed.map(|g| (g, relax_bytes));
     if options.threads > 1 && resume.is_none() && save.is_none() && !options.replace_when_full {
+        let relaxed = reserve_relaxed(&mut dfs, relaxed, limits);
         return Ok(drive_crew(game, relaxed, limits, options, dfs));
     }
     if let Some(r) = resume {
         dfs.load(r)?;
     }
+    // After a saved table is loaded: where it no longer leaves the room,
+    // the sitting runs without the relaxation.
+    let relaxed = reserve_relaxed(&mut dfs, relaxed, limits);
     let out = drive_search(game, relaxed, limits, &mut dfs, options);
     if let (Some(w), Verdict::Unknown(l)) = (save, &out.verdict) {
         if save_at(l) {
@@ -1171,6 +1174,34 @@ fn drive(
         }
     }
     Ok(out)
+}
+
+/// Sets the relaxation's memory aside in `dfs` ([`RELAX_MEMORY`] of the
+/// limit), from the table's budget as far as the memory left beside the
+/// table, its paths and the rollouts' does not hold it (a table of
+/// [`Options::table_bytes`] leaves room): the relaxed deal with its
+/// memory, or `None` (nothing set aside) where the table has outgrown
+/// what that would leave it. It stays set aside to the end, even once
+/// the relaxation is dropped.
+fn reserve_relaxed<'r>(
+    dfs: &mut Searcher,
+    relaxed: Option<&'r Game>,
+    limits: &Limits,
+) -> Option<(&'r Game, usize)> {
+    let bytes = limits.max_memory / RELAX_MEMORY;
+    let budget = dfs.table.read().budget_bytes();
+    let room = limits
+        .max_memory
+        .saturating_sub(budget + dfs.path_budget + dfs.reserved);
+    let g = relaxed.filter(|_| {
+        room >= bytes
+            || dfs
+                .table
+                .get()
+                .lower_budget(budget.saturating_sub(bytes - room))
+    })?;
+    dfs.reserved += bytes;
+    Some((g, bytes))
 }
 
 /// [`drive_search`] with `options.threads` threads ([`Crew`]): this one
@@ -1433,10 +1464,11 @@ fn relax_phase(
         return None;
     }
     let search = r.search.get_or_insert_with(|| {
-        // The time left, and no node limit: the turns set it.
+        // The time left in this sitting, and no node limit: the turns
+        // set it.
         let timeout = limits
             .timeout
-            .map(|t| t.saturating_sub(dfs.before + dfs.start.elapsed()));
+            .map(|t| t.saturating_sub(dfs.start.elapsed()));
         let l = Limits {
             max_nodes: None,
             max_memory: r.bytes,
@@ -1450,7 +1482,25 @@ fn relax_phase(
         s
     });
     let before = search.stats.nodes;
-    let verdict = search.search_until(before + budget);
+    let end = before + budget;
+    // In slices, so that in a crew it stops soon after the other threads
+    // stop, or use up the node limit, meanwhile.
+    let verdict = loop {
+        let v = search.search_until((search.stats.nodes + RELAX_SLICE).min(end));
+        if v.is_some() || search.stats.nodes >= end {
+            break v;
+        }
+        if let Some(crew) = &dfs.crew {
+            let done = search.stats.nodes - before;
+            if crew.halted()
+                || limits
+                    .max_nodes
+                    .is_some_and(|n| dfs.total_nodes() + done >= n)
+            {
+                break None;
+            }
+        }
+    };
     let nodes = search.stats.nodes - before;
     dfs.stats.nodes += nodes;
     dfs.stats.relaxed_nodes += nodes;
@@ -2055,8 +2105,10 @@ struct Searcher<'g> {
     /// [`Options::waste_bound`].
     waste_bound: bool,
     /// Memory kept for the rollouts, beams and tail searches
-    /// ([`rollout_bytes`], [`beam_bytes`], [`TAIL_BYTES`]) from the start,
-    /// out of the table's and the paths' share of the limit.
+    /// ([`rollout_bytes`], [`beam_bytes`], [`TAIL_BYTES`]) and for the
+    /// search of the relaxation ([`RELAX_MEMORY`], [`reserve_relaxed`])
+    /// from the start, out of the table's and the paths' share of the
+    /// limit.
     reserved: usize,
     /// Core moves from the deal to the position of the running cursor's
     /// first frame (empty for the first cursor, which starts at the deal).
@@ -2293,10 +2345,17 @@ impl Crew {
             .sum()
     }
 
-    /// A thread's verdict: the first one stands, and stops every thread.
+    /// A thread's verdict: the first one stands (a decided one over a
+    /// limit), and the first stops every thread.
     fn finish(&self, v: Verdict) {
         let mut slot = lock(&self.verdict);
-        if slot.is_none() {
+        // The first verdict stands, but a decided one beats a limit: the
+        // first thread's search of the relaxation can prove a loss after
+        // the others have stopped at a limit (and a thread reports LOST
+        // only once every thread is out of work, never after a stop).
+        if slot.is_none()
+            || (matches!(*slot, Some(Verdict::Unknown(_))) && !matches!(v, Verdict::Unknown(_)))
+        {
             *slot = Some(v);
         }
         drop(slot);

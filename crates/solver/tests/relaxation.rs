@@ -145,3 +145,55 @@ fn the_relaxed_search_reaches_the_reference_verdict() {
         "lost by the relaxation, won by it, by the rest"
     );
 }
+
+#[test]
+fn the_relaxed_search_takes_its_turns_beside_the_rollouts() {
+    // A full Double Easthaven deal, the relaxation from the pause at
+    // 400,000 nodes on, 2.5 M nodes in all: the rollouts still run (their
+    // memory is set aside beside the relaxation's), and at each pause from
+    // then on the relaxed search is brought to half of the others' nodes,
+    // within what the node limit leaves.
+    let rules = Rules::resolve(
+        GameKind::DoubleEasthaven,
+        Reading::Standard,
+        &RuleOverrides::default(),
+    )
+    .unwrap();
+    let layout = Source::Native(101).layout(&rules);
+    let limits = Limits {
+        max_nodes: Some(2_500_000),
+        max_memory: 256 << 20,
+        timeout: None,
+    };
+    let o = Options {
+        relax_from: 400_000,
+        ..Options::for_rules(&rules)
+    };
+    let out = solve_with(&rules, &layout, &limits, &o).unwrap();
+    assert!(
+        matches!(out.verdict, Verdict::Unknown(_)),
+        "{:?}",
+        out.verdict
+    );
+    let s = out.stats;
+    assert!(s.rollout_nodes > 0);
+    assert!(s.relaxed_nodes > 0);
+    assert!(s.relaxed_nodes <= (s.nodes - s.relaxed_nodes) / 2, "{s:?}");
+    // At the pause the others had had 2.25 M nodes (2 M of them the
+    // rollouts'): the relaxed search was due 1.125 M, and the limit left
+    // it 250,000.
+    assert_eq!(
+        (s.nodes, s.rollout_nodes, s.relaxed_nodes),
+        (2_500_000, 2_000_000, 250_000),
+        "{s:?}"
+    );
+    // Without it, nothing is relaxed.
+    let off = Options { relax: false, ..o };
+    let limits = Limits {
+        max_nodes: Some(500_000),
+        ..limits
+    };
+    let out = solve_with(&rules, &layout, &limits, &off).unwrap();
+    assert_eq!(out.stats.relaxed_nodes, 0);
+    assert!(out.stats.rollout_nodes > 0);
+}

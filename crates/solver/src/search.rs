@@ -1504,11 +1504,7 @@ fn relax_phase(
     let nodes = search.stats.nodes - before;
     dfs.stats.nodes += nodes;
     dfs.stats.relaxed_nodes += nodes;
-    dfs.stats.peak_memory = dfs
-        .stats
-        .peak_memory
-        .max(dfs.table.read().bytes() + dfs.path_bytes(dfs.stack.capacity()) + dfs.reserved);
-    dfs.stats.elapsed = dfs.before + dfs.start.elapsed();
+    dfs.note_phase();
     let done = |verdict| {
         let mut stats = dfs.stats;
         stats.found_by = Some(Finder::Relaxed);
@@ -1862,12 +1858,7 @@ fn rollout_phase(
             break;
         }
     }
-    let path = dfs.path_bytes(dfs.stack.capacity());
-    dfs.stats.peak_memory = dfs
-        .stats
-        .peak_memory
-        .max(dfs.table.read().bytes() + path + dfs.reserved);
-    dfs.stats.elapsed = dfs.before + dfs.start.elapsed();
+    dfs.note_phase();
     found
 }
 
@@ -2563,6 +2554,18 @@ impl<'g> Searcher<'g> {
         dfs.stop = options.stop;
         dfs.progress = options.progress;
         dfs
+    }
+
+    /// After a phase beside the search (the rollouts', the relaxation's):
+    /// its peak memory, with all that is set aside for such phases, and
+    /// its time.
+    fn note_phase(&mut self) {
+        let path = self.path_bytes(self.stack.capacity());
+        self.stats.peak_memory = self
+            .stats
+            .peak_memory
+            .max(self.table.read().bytes() + path + self.reserved);
+        self.stats.elapsed = self.before + self.start.elapsed();
     }
 
     /// Shows how far the search has got on [`Options::progress`], its

@@ -15,7 +15,7 @@ mod common;
 
 use common::small;
 use demon_core::rules::{Build, GroupMoves};
-use demon_core::{Game, GameKind, Reading, RuleOverrides, Rules, Source};
+use demon_core::{Game, GameKind, Layout, Reading, RuleOverrides, Rules, Source};
 use demon_solver::reference::reference_solve;
 use demon_solver::relax::relaxation;
 use demon_solver::{solve_with, Finder, Limits, Options, Verdict};
@@ -64,32 +64,43 @@ fn rule_sets() -> Vec<(String, Rules)> {
     v
 }
 
+/// Seeds 0-59 of each rule set that the reference search decides under
+/// the rules (100,000 positions): the name of the deal, its rules and
+/// layout, and whether it is won.
+fn decided_deals() -> Vec<(String, Rules, Layout, bool)> {
+    let mut v = Vec::new();
+    for (name, rules) in rule_sets() {
+        for seed in 0..60u64 {
+            let layout = Source::Native(seed).layout(&rules);
+            if let Some(won) = reference_solve(&Game::new(&rules, &layout).unwrap(), 100_000) {
+                v.push((format!("{name} seed {seed}"), rules.clone(), layout, won));
+            }
+        }
+    }
+    v
+}
+
 #[test]
 fn the_relaxation_wins_every_deal_the_rules_win() {
     // (won under both, lost under both, won only under the relaxation)
     let mut n = [0usize; 3];
-    for (name, rules) in rule_sets() {
+    for (what, rules, layout, won) in decided_deals() {
         let relaxed = relaxation(&rules).unwrap();
-        for seed in 0..60u64 {
-            let layout = Source::Native(seed).layout(&rules);
-            let (Some(won), Some(won_relaxed)) = (
-                reference_solve(&Game::new(&rules, &layout).unwrap(), 100_000),
-                reference_solve(&Game::new(&relaxed, &layout).unwrap(), 100_000),
-            ) else {
-                continue;
-            };
-            assert!(
-                won_relaxed || !won,
-                "{name} seed {seed}: won under the rules, lost under the relaxation"
-            );
-            n[if won {
-                0
-            } else if won_relaxed {
-                2
-            } else {
-                1
-            }] += 1;
-        }
+        let Some(won_relaxed) = reference_solve(&Game::new(&relaxed, &layout).unwrap(), 100_000)
+        else {
+            continue;
+        };
+        assert!(
+            won_relaxed || !won,
+            "{what}: won under the rules, lost under the relaxation"
+        );
+        n[if won {
+            0
+        } else if won_relaxed {
+            2
+        } else {
+            1
+        }] += 1;
     }
     println!("{n:?}");
     assert_eq!(
@@ -112,31 +123,24 @@ fn the_relaxed_search_reaches_the_reference_verdict() {
     };
     // (lost by the relaxation, won by it, decided by the rest of the search)
     let mut n = [0usize; 3];
-    for (name, rules) in rule_sets() {
-        for seed in 0..60u64 {
-            let layout = Source::Native(seed).layout(&rules);
-            let Some(want) = reference_solve(&Game::new(&rules, &layout).unwrap(), 100_000) else {
-                continue;
-            };
-            let out = solve_with(&rules, &layout, &limits, &o).unwrap();
-            let what = format!("{name} seed {seed}");
-            let got = match out.verdict {
-                Verdict::Won(_) => true,
-                Verdict::Lost => false,
-                Verdict::Unknown(l) => panic!("{what}: undecided ({l})"),
-            };
-            assert_eq!(got, want, "{what}: won={got}, reference says won={want}");
-            let relaxed = out.stats.found_by == Some(Finder::Relaxed);
-            if relaxed {
-                // It ran first: nothing else had searched.
-                assert_eq!(out.stats.nodes, out.stats.relaxed_nodes, "{what}");
-            }
-            n[match (relaxed, got) {
-                (true, false) => 0,
-                (true, true) => 1,
-                (false, _) => 2,
-            }] += 1;
+    for (what, rules, layout, want) in decided_deals() {
+        let out = solve_with(&rules, &layout, &limits, &o).unwrap();
+        let got = match out.verdict {
+            Verdict::Won(_) => true,
+            Verdict::Lost => false,
+            Verdict::Unknown(l) => panic!("{what}: undecided ({l})"),
+        };
+        assert_eq!(got, want, "{what}: won={got}, reference says won={want}");
+        let relaxed = out.stats.found_by == Some(Finder::Relaxed);
+        if relaxed {
+            // It ran first: nothing else had searched.
+            assert_eq!(out.stats.nodes, out.stats.relaxed_nodes, "{what}");
         }
+        n[match (relaxed, got) {
+            (true, false) => 0,
+            (true, true) => 1,
+            (false, _) => 2,
+        }] += 1;
     }
     println!("{n:?}");
     assert_eq!(

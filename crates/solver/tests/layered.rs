@@ -605,11 +605,13 @@ fn a_win_without_a_log_across_sittings() {
 /// each): they share a file a progress, and their buffers go to disk when
 /// they pass the memory's share, so only the node limit stops the search
 /// (before the files were shared, it stopped at 309 nodes, at 512 levels
-/// waiting, calling that the memory limit), inside its 16 MiB.
+/// waiting, calling that the memory limit), inside its 16 MiB. (Seed
+/// 766; 339, used here before, is lost at the deal since the stack
+/// bound's pile tops.)
 #[test]
 fn thousands_of_levels_wait_in_few_files() {
     let rules = preset(GameKind::SuperiorCanfield);
-    let layout = Source::Native(339).layout(&rules);
+    let layout = Source::Native(766).layout(&rules);
     let limits = Limits {
         max_nodes: Some(300_000),
         ..memory(16 << 20)

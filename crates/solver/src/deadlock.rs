@@ -97,6 +97,7 @@
 use demon_core::card::{wrap_rank, Card, Rank, Suit};
 use demon_core::rules::{Build, GroupMoves, Redeals, Stock, MAX_PILES};
 use demon_core::{Game, State};
+use smallvec::SmallVec;
 
 /// Whether the position is lost: some card off the foundations can never
 /// move (see the module comment), or the reserve or the last pass's waste
@@ -643,6 +644,27 @@ fn reachable(live: u128, talon_m: u128, i: usize, pos: usize, draw: usize, redea
 /// piles), after 5.3 G nodes of search without it had not, and took
 /// Canfield 221 under Solvitaire's rules from 37.4 M nodes to 1.5 M.
 ///
+/// *Foundation heights* (one deck). The counts above take each card's
+/// need with its suit's foundation as high as it may go (which needs the
+/// fewest cards on the tableau) and its room with the foundations as
+/// they are now (which leaves the most room), two choices no line of
+/// play need make at once: a card up is not room. With one deck a suit
+/// has one foundation, at some height `h` then, from its height now to
+/// its stop: the cards of `L` below `h` are up, the others lie on the
+/// tableau, and a card is room only if it is at or above `h` and not in
+/// `U`. So the snapshot is counted for each choice of the four heights,
+/// and the card cannot leave if every choice needs more chains than
+/// piles ([`Chains::heights_dead`]). Only heights just above a card of
+/// `L` (or as now) need be tried: from `h` down to the next such height
+/// no card of `L` changes its place (the need is the same, and `x_s` is
+/// a pile's top in both or in neither) while the cards in between, none
+/// in `U`, come off the foundation and add room, and more room never
+/// needs more chains (the fewest is a least over a larger set; the count
+/// is a lower bound of it). This settled Superior Canfield 500 and 766 at
+/// the deal: in 766, 6S must be up just after KS leaves, or it takes a
+/// fifth pile; but up it needs 3S up, and then the two chains from the
+/// black nines down to the black Aces, which must lie on the tableau
+/// then, find one black 3 for both.
 /// `waste`: whether to look at the waste too (once no redeal is left), not
 /// only the reserve. Measured on seeds 1-100 (1-30 for the two-deck
 /// games) at 1 M nodes, one job beside two other solves, against the
@@ -693,6 +715,10 @@ pub fn dead_cached(cache: &mut Chains, g: &Game, st: &State, waste: bool) -> boo
 pub const STACK_BOUND_IDLE: u64 = 1 << 16;
 /// Once backed off, the stack bound looks at one position in this many.
 pub const STACK_BOUND_SPARSE: u64 = 64;
+
+/// The most choices of foundation heights [`Chains::heights_dead`] counts
+/// for one snapshot.
+const MOST_HEIGHT_CHOICES: usize = 256;
 
 /// Card slots of the counts below: suit * 16 + rank.
 const SLOTS: usize = 64;
@@ -860,6 +886,10 @@ pub struct Chains {
     /// leaves counts as its pile's top ([`Chains::chains_top`]); on, but
     /// for tests that measure what it adds.
     pub tops: bool,
+    /// Whether one deck's snapshots are also counted for every choice of
+    /// the suits' foundation heights ([`Chains::heights_dead`]); on, but
+    /// for tests that measure what it adds.
+    pub heights: bool,
 }
 
 /// The stack bound's first cache size, in entries ([`Chains::answers`]).
@@ -962,6 +992,7 @@ impl Default for Chains {
             taken: 0,
             idle: 0,
             tops: true,
+            heights: true,
         }
     }
 }
@@ -1103,40 +1134,145 @@ impl Chains {
             // foundations may go further now, which needs less), and the
             // layout now fits the piles. So only a lift that needs its
             // card on the tableau can make the chains outnumber the piles.
-            if self.need_s[slot(c)] <= before || self.total_need as usize <= piles {
-                continue;
-            }
-            while dirty != 0 {
-                let k = dirty.trailing_zeros() as usize;
-                dirty &= dirty - 1;
-                let n = self.chains(k);
-                total = total + n - self.comp_chains[k];
-                self.comp_chains[k] = n;
-            }
-            if total > piles {
+            if self.need_s[slot(c)] > before
+                && self.total_need as usize > piles
+                && self.snapshot_dead(c, &mut dirty, &mut total, piles)
+            {
                 return true;
             }
-            // `c` itself, where it cannot be on a foundation then (every
-            // copy of its value in `L` is needed on the tableau), lies on
-            // the tableau just after it leaves, as the top of its pile:
-            // a chain ends at its node with `c` (see [`Chains::chains_top`]).
-            let i = slot(c);
-            if self.tops && self.need_s[i] == self.in_l[i] {
-                let node = self.node_at_card(c);
-                let k = self.comp_of(node);
-                if total - self.comp_chains[k] + self.chains_top(k, node) > piles {
-                    return true;
-                }
+            if self.heights && self.decks == 1 && self.heights_dead(c, piles) {
+                return true;
             }
         }
         false
     }
 
+    /// The snapshot just after `c` leaves its stack, counted with each
+    /// suit's foundations as high as they may be then: whether its chains
+    /// outnumber the piles. `dirty` and `total` carry the components'
+    /// counts from one snapshot to the next.
+    fn snapshot_dead(&mut self, c: Card, dirty: &mut u32, total: &mut usize, piles: usize) -> bool {
+        while *dirty != 0 {
+            let k = dirty.trailing_zeros() as usize;
+            *dirty &= *dirty - 1;
+            let n = self.chains(k);
+            *total = *total + n - self.comp_chains[k];
+            self.comp_chains[k] = n;
+        }
+        if *total > piles {
+            return true;
+        }
+        // `c` itself, where it cannot be on a foundation then (every copy
+        // of its value in `L` is needed on the tableau), lies on the
+        // tableau just after it leaves, as the top of its pile: a chain
+        // ends at its node with `c` (see [`Chains::chains_top`]).
+        let i = slot(c);
+        if self.tops && self.need_s[i] == self.in_l[i] {
+            let node = self.node_at_card(c);
+            let k = self.comp_of(node);
+            if *total - self.comp_chains[k] + self.chains_top(k, node) > piles {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// One deck: the snapshot just after `x` leaves its stack, counted for
+    /// every choice of the suits' foundation heights then; whether every
+    /// choice leaves more chains than piles (see *Foundation heights* at
+    /// [`overfull`]). `false` where there is no choice to make beyond the
+    /// one [`Chains::snapshot_dead`] counts, or too many
+    /// ([`MOST_HEIGHT_CHOICES`]).
+    fn heights_dead(&self, x: Card, piles: usize) -> bool {
+        let ranks = self.ranks;
+        // Each suit's candidate heights: as now, or just above a card of
+        // `L` of the suit that its foundation may reach.
+        let mut cands = [[0u8; 16]; 4];
+        let mut n = [0usize; 4];
+        let mut choices = 1;
+        for s in 0..4 {
+            let at = |o: usize| s * 16 + self.rank_at[o] as usize;
+            let now = (0..ranks).take_while(|&o| self.up[at(o)] > 0).count();
+            cands[s][0] = now as u8;
+            n[s] = 1;
+            for o in now..self.limit[s][0].min(ranks) {
+                if self.in_l[at(o)] > 0 {
+                    cands[s][n[s]] = o as u8 + 1;
+                    n[s] += 1;
+                }
+            }
+            choices *= n[s];
+        }
+        if choices == 1 || choices > MOST_HEIGHT_CHOICES {
+            return false;
+        }
+        // Highest first: they need the fewest cards on the tableau, so an
+        // alive choice tends to come early.
+        let mut idx = [0usize; 4];
+        loop {
+            let h = std::array::from_fn(|s| cands[s][n[s] - 1 - idx[s]] as usize);
+            if !self.heights_choice_dead(x, &h, piles) {
+                return false;
+            }
+            let mut s = 0;
+            loop {
+                if s == 4 {
+                    return true;
+                }
+                idx[s] += 1;
+                if idx[s] < n[s] {
+                    break;
+                }
+                idx[s] = 0;
+                s += 1;
+            }
+        }
+    }
+
+    /// One deck: whether the snapshot just after `x` leaves needs more
+    /// chains than piles with suit `s`'s foundation at height `h[s]`
+    /// (offsets from the base).
+    fn heights_choice_dead(&self, x: Card, h: &[usize; 4], piles: usize) -> bool {
+        let mut need = [0u8; SLOTS];
+        let mut room = [0u8; SLOTS];
+        let mut total = 0usize;
+        for (s, &hs) in h.iter().enumerate() {
+            for o in hs..self.ranks {
+                let i = s * 16 + self.rank_at[o] as usize;
+                let node = self.node_at[s][o] as usize;
+                need[node] += self.in_l[i];
+                room[node] += 1 - self.in_u[i];
+                total += self.in_l[i] as usize;
+            }
+        }
+        if total <= piles {
+            return false;
+        }
+        let counts: SmallVec<[usize; 8]> = (0..self.comps.len())
+            .map(|k| self.fewest_in(k, None, &need, &room))
+            .collect();
+        let chains: usize = counts.iter().sum();
+        if chains > piles {
+            return true;
+        }
+        let o = self.offset_of(x);
+        if !self.tops || o < h[x.suit().index()] {
+            return false;
+        }
+        let node = self.node_at[x.suit().index()][o];
+        let k = self.comp_of(node);
+        chains - counts[k] + self.fewest_in(k, Some(node), &need, &room) > piles
+    }
+
+    /// Card `c`'s offset from the base.
+    fn offset_of(&self, c: Card) -> usize {
+        let base = self.base.expect("made");
+        wrap_rank(c.rank().index() as usize + self.ranks - base, self.ranks)
+    }
+
     /// The node (class * 16 + rank) of card `c`.
     fn node_at_card(&self, c: Card) -> u8 {
-        let base = self.base.expect("made");
-        let o = wrap_rank(c.rank().index() as usize + self.ranks - base, self.ranks);
-        self.node_at[c.suit().index()][o]
+        self.node_at[c.suit().index()][self.offset_of(c)]
     }
 
     /// The component that holds `node`.
@@ -1215,8 +1351,7 @@ impl Chains {
         let (s, i) = (c.suit().index(), slot(c));
         self.in_u[i] -= 1;
         self.in_l[i] += 1;
-        let base = self.base.expect("made");
-        let o = wrap_rank(c.rank().index() as usize + self.ranks - base, self.ranks);
+        let o = self.offset_of(c);
         let mut hi = o + 1;
         for k in 0..self.decks as usize {
             let l = self.limit[s][k];
@@ -1245,9 +1380,19 @@ impl Chains {
     /// can be no more; more chains coming never makes the count larger),
     /// and is one chain at least if it needs any (a pile has a top).
     fn fewest(&self, k: usize, top: Option<u8>) -> usize {
+        self.fewest_in(k, top, &self.need, &self.room)
+    }
+
+    /// [`Chains::fewest`] for the given need and room by node.
+    fn fewest_in(
+        &self,
+        k: usize,
+        top: Option<u8>,
+        need: &[u8; SLOTS],
+        room: &[u8; SLOTS],
+    ) -> usize {
         let (a, b, cycle) = self.comps[k];
         let nodes = &self.nodes[a..b];
-        let (need, room) = (&self.need, &self.room);
         if !nodes.iter().any(|&i| need[i as usize] > 0) {
             return 0;
         }

@@ -24,17 +24,17 @@ fn two(rules: &Rules, seed: u64, limits: &Limits, o: Options) -> Outcome {
     solve_with(rules, &layout, limits, &o).unwrap()
 }
 
-/// Lost deals of 0.3-0.4 M nodes are lost with two threads as with one,
-/// and the second thread took part: it was handed work, and the table
-/// holds about the positions one thread stores (classes and sleep sets
-/// make the stored set depend a little on the order of the search).
+/// Lost deals of 0.09-0.33 M nodes are lost with two threads as with
+/// one, and the second thread took part: it was handed work, and the
+/// table holds about the positions one thread stores (classes and sleep
+/// sets make the stored set depend a little on the order of the search).
 /// (Seeds 110 and 117, used here before, are lost at the deal since the
-/// stack bound's pile tops.)
+/// stack bound's pile tops, and 718 since its choice of heights.)
 #[test]
 fn lost_deals_stay_lost_with_work_handed_over() {
     let rules = published();
     let o = Options::for_rules(&rules);
-    for seed in [142u64, 596, 718] {
+    for seed in [142u64, 596, 759] {
         let layout = Source::Native(seed).layout(&rules);
         let one = solve_with(&rules, &layout, &limits(None), &o).unwrap();
         assert_eq!(one.verdict, Verdict::Lost, "seed {seed}, one thread");

@@ -852,6 +852,8 @@ pub struct Chains {
     comps: Vec<(usize, usize, bool)>,
     /// The components holding each suit's nodes, a bit each.
     suit_comps: [u32; 4],
+    /// The component of each node (class * 16 + rank).
+    comp_at: [u8; SLOTS],
     // The snapshot being counted (see [`Chains::stack`]).
     in_l: [u8; SLOTS],
     in_u: [u8; SLOTS],
@@ -977,6 +979,7 @@ impl Default for Chains {
             nodes: Vec::new(),
             comps: Vec::new(),
             suit_comps: [0; 4],
+            comp_at: [0; SLOTS],
             in_l: [0; SLOTS],
             in_u: [0; SLOTS],
             up: [0; SLOTS],
@@ -1071,8 +1074,10 @@ impl Chains {
             }
         }
         let mut suit_comps = [0u32; 4];
+        let mut comp_at = [0u8; SLOTS];
         for (i, &(a, b, _)) in comps.iter().enumerate() {
             for &(c, q) in &order[a..b] {
+                comp_at[c as usize * 16 + q as usize] = i as u8;
                 for (s, bits) in suit_comps.iter_mut().enumerate() {
                     if class[s][q as usize] == c {
                         *bits |= 1 << i;
@@ -1094,6 +1099,7 @@ impl Chains {
         self.nodes = order.iter().map(|&(c, q)| c * 16 + q).collect();
         self.comps = comps;
         self.suit_comps = suit_comps;
+        self.comp_at = comp_at;
     }
 
     /// Whether some card of a stack (given top first) can never leave it,
@@ -1277,10 +1283,7 @@ impl Chains {
 
     /// The component that holds `node`.
     fn comp_of(&self, node: u8) -> usize {
-        self.comps
-            .iter()
-            .position(|&(a, b, _)| self.nodes[a..b].contains(&node))
-            .expect("every node is in a component")
+        self.comp_at[node as usize] as usize
     }
 
     /// [`Chains::chains`] of component `k` when some card of `node` is the

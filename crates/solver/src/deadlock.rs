@@ -644,25 +644,27 @@ fn reachable(live: u128, talon_m: u128, i: usize, pos: usize, draw: usize, redea
 /// piles), after 5.3 G nodes of search without it had not, and took
 /// Canfield 221 under Solvitaire's rules from 37.4 M nodes to 1.5 M.
 ///
-/// *Foundation heights* (one deck). The counts above take each card's
-/// need with its suit's foundation as high as it may go (which needs the
-/// fewest cards on the tableau) and its room with the foundations as
-/// they are now (which leaves the most room), two choices no line of
-/// play need make at once: a card up is not room. With one deck a suit
-/// has one foundation, at some height `h` then, from its height now to
-/// its stop: the cards of `L` below `h` are up, the others lie on the
-/// tableau, and a card is room only if it is at or above `h` and not in
-/// `U`. So the snapshot is counted for each choice of the four heights,
-/// and the card cannot leave if every choice needs more chains than
-/// piles ([`Chains::heights_dead`]). Only heights just above a card of
-/// `L` (or as now) need be tried: from `h` down to the next such height
-/// no card of `L` changes its place (the need is the same, and `x_s` is
-/// a pile's top in both or in neither) while the cards in between, none
-/// in `U`, come off the foundation and add room, and more room never
-/// needs more chains (the fewest is a least over a larger set; the count
-/// is a lower bound of it). This settled Superior Canfield 500 and 766 at
-/// the deal: in 766, 6S must be up just after KS leaves, or it takes a
-/// fifth pile; but up it needs 3S up, and then the two chains from the
+/// *Foundation heights.* The counts above take each card's need with its
+/// suit's foundations as high as they may go (which needs the fewest
+/// cards on the tableau) and its room with the foundations as they are
+/// now (which leaves the most room), two choices no line of play need
+/// make at once: a card up is not room. Just after `x_s` leaves, each of
+/// a suit's foundations is at some height, from its height now to its
+/// stop: with `c` copies of a card value up then (`up` of them up now),
+/// at least `in L - (c - up)` copies of `L` lie on the tableau, and at
+/// most `copies - c - in U` can. So the snapshot is also counted for each
+/// choice of every foundation's height, and the card cannot leave if
+/// every choice needs more chains than piles ([`Chains::heights_dead`]).
+/// Only a few heights need be tried, those just above an offset where a
+/// lower foundation would need one more card of `L` on the tableau (with
+/// one deck, just above a card of `L`), or as now: from a line of play's
+/// heights down to those, the need stays the same (and `x_s` is a pile's
+/// top in both or in neither) while cards come off the foundations and
+/// add room, and more room never needs more chains (the fewest is a
+/// least over a larger set; the count is a lower bound of it). See
+/// [`Chains::suit_heights`]. This settled Superior Canfield 500 and 766
+/// at the deal: in 766, 6S must be up just after KS leaves, or it takes
+/// a fifth pile; but up it needs 3S up, and then the two chains from the
 /// black nines down to the black Aces, which must lie on the tableau
 /// then, find one black 3 for both.
 /// `waste`: whether to look at the waste too (once no redeal is left), not
@@ -888,9 +890,9 @@ pub struct Chains {
     /// leaves counts as its pile's top ([`Chains::chains_top`]); on, but
     /// for tests that measure what it adds.
     pub tops: bool,
-    /// Whether one deck's snapshots are also counted for every choice of
-    /// the suits' foundation heights ([`Chains::heights_dead`]); on, but
-    /// for tests that measure what it adds.
+    /// Whether the snapshots are also counted for every choice of the
+    /// suits' foundation heights ([`Chains::heights_dead`]); on, but for
+    /// tests that measure what it adds.
     pub heights: bool,
 }
 
@@ -1146,7 +1148,9 @@ impl Chains {
             {
                 return true;
             }
-            if self.heights && self.decks == 1 && self.heights_dead(c, piles) {
+            // The highest choice of heights needs what the count above
+            // needs: where that is no more cards than piles, it fits.
+            if self.heights && self.total_need as usize > piles && self.heights_dead(c, piles) {
                 return true;
             }
         }
@@ -1183,40 +1187,32 @@ impl Chains {
         false
     }
 
-    /// One deck: the snapshot just after `x` leaves its stack, counted for
-    /// every choice of the suits' foundation heights then; whether every
-    /// choice leaves more chains than piles (see *Foundation heights* at
+    /// The snapshot just after `x` leaves its stack, counted for every
+    /// choice of the suits' foundation heights then; whether every choice
+    /// leaves more chains than piles (see *Foundation heights* at
     /// [`overfull`]). `false` where there is no choice to make beyond the
     /// one [`Chains::snapshot_dead`] counts, or too many
     /// ([`MOST_HEIGHT_CHOICES`]).
     fn heights_dead(&self, x: Card, piles: usize) -> bool {
-        let ranks = self.ranks;
-        // Each suit's candidate heights: as now, or just above a card of
-        // `L` of the suit that its foundation may reach.
-        let mut cands = [[0u8; 16]; 4];
-        let mut n = [0usize; 4];
+        // Each suit's candidate heights (of its first and second
+        // foundations, by height; the second is 0 with one deck).
+        let mut cands: [SmallVec<[(u8, u8); 16]>; 4] = Default::default();
         let mut choices = 1;
-        for s in 0..4 {
-            let at = |o: usize| s * 16 + self.rank_at[o] as usize;
-            let now = (0..ranks).take_while(|&o| self.up[at(o)] > 0).count();
-            cands[s][0] = now as u8;
-            n[s] = 1;
-            for o in now..self.limit[s][0].min(ranks) {
-                if self.in_l[at(o)] > 0 {
-                    cands[s][n[s]] = o as u8 + 1;
-                    n[s] += 1;
-                }
+        for (s, list) in cands.iter_mut().enumerate() {
+            self.suit_heights(s, list);
+            choices *= list.len();
+            if choices > MOST_HEIGHT_CHOICES {
+                return false;
             }
-            choices *= n[s];
         }
-        if choices == 1 || choices > MOST_HEIGHT_CHOICES {
+        if choices == 1 {
             return false;
         }
         // Highest first: they need the fewest cards on the tableau, so an
         // alive choice tends to come early.
         let mut idx = [0usize; 4];
         loop {
-            let h = std::array::from_fn(|s| cands[s][n[s] - 1 - idx[s]] as usize);
+            let h = std::array::from_fn(|s| cands[s][cands[s].len() - 1 - idx[s]]);
             if !self.heights_choice_dead(x, &h, piles) {
                 return false;
             }
@@ -1226,7 +1222,7 @@ impl Chains {
                     return true;
                 }
                 idx[s] += 1;
-                if idx[s] < n[s] {
+                if idx[s] < cands[s].len() {
                     break;
                 }
                 idx[s] = 0;
@@ -1235,20 +1231,72 @@ impl Chains {
         }
     }
 
-    /// One deck: whether the snapshot just after `x` leaves needs more
-    /// chains than piles with suit `s`'s foundation at height `h[s]`
-    /// (offsets from the base).
-    fn heights_choice_dead(&self, x: Card, h: &[usize; 4], piles: usize) -> bool {
+    /// Suit `s`'s candidate heights `(h1, h2)` of its two foundations (by
+    /// height; `h2` is 0 with one deck), in increasing order of `h1`
+    /// within each `h2`: as now, or just above an offset where lowering
+    /// the foundation would need one more card of `L` on the tableau.
+    ///
+    /// Take the heights `(H1, H2)` of some line of play, each between its
+    /// height now (`now1`, `now2`) and its stop (`lim1`, `lim2`). Lower
+    /// `H2` to the candidate below it: past offset `o` the copies up go
+    /// from 2 to 1, which needs a card of `L` more only if `L` holds more
+    /// copies of `o` than the one copy up may take (`in_l > 1 - up`, with
+    /// `up` copies up now). Then lower `H1` to its candidate, at least
+    /// `h2` and `now1`: past `o` (nothing up there now) the copies up go
+    /// from 1 to 0, which needs one more only if `L` holds a copy. So the
+    /// candidates need the cards the line of play needs, with room only
+    /// larger (cards come off the foundations, none into `U` below a
+    /// stop), and the count of the candidates bounds the line's.
+    fn suit_heights(&self, s: usize, out: &mut SmallVec<[(u8, u8); 16]>) {
+        let ranks = self.ranks;
+        let at = |o: usize| s * 16 + self.rank_at[o] as usize;
+        let now1 = (0..ranks).take_while(|&o| self.up[at(o)] > 0).count();
+        let lim1 = self.limit[s][0].min(ranks);
+        let mut h2s: SmallVec<[usize; 16]> = SmallVec::new();
+        h2s.push(0);
+        if self.decks == 2 {
+            let now2 = (0..ranks).take_while(|&o| self.up[at(o)] > 1).count();
+            let lim2 = self.limit[s][1].min(ranks);
+            h2s[0] = now2;
+            for o in now2..lim2 {
+                let (up, l) = (self.up[at(o)], self.in_l[at(o)]);
+                if l + up > 1 {
+                    h2s.push(o + 1);
+                }
+            }
+        }
+        for &h2 in &h2s {
+            let low = h2.max(now1);
+            out.push((low as u8, h2 as u8));
+            for o in low..lim1 {
+                if self.in_l[at(o)] > 0 {
+                    out.push((o as u8 + 1, h2 as u8));
+                }
+            }
+        }
+    }
+
+    /// Whether the snapshot just after `x` leaves needs more chains than
+    /// piles with suit `s`'s foundations at heights `h[s]` (offsets from
+    /// the base; the second is 0 with one deck).
+    fn heights_choice_dead(&self, x: Card, h: &[(u8, u8); 4], piles: usize) -> bool {
         let mut need = [0u8; SLOTS];
         let mut room = [0u8; SLOTS];
         let mut total = 0usize;
-        for (s, &hs) in h.iter().enumerate() {
-            for o in hs..self.ranks {
+        let mut x_needed = false;
+        for (s, &(h1, h2)) in h.iter().enumerate() {
+            for o in 0..self.ranks {
                 let i = s * 16 + self.rank_at[o] as usize;
+                let c = u8::from(o < h1 as usize) + u8::from(o < h2 as usize);
+                let l = self.in_l[i];
+                let n = l - l.min(c - self.up[i]);
                 let node = self.node_at[s][o] as usize;
-                need[node] += self.in_l[i];
-                room[node] += 1 - self.in_u[i];
-                total += self.in_l[i] as usize;
+                need[node] += n;
+                room[node] += self.decks.saturating_sub(c + self.in_u[i]);
+                total += n as usize;
+                if slot(x) == i {
+                    x_needed = n == l;
+                }
             }
         }
         if total <= piles {
@@ -1261,11 +1309,10 @@ impl Chains {
         if chains > piles {
             return true;
         }
-        let o = self.offset_of(x);
-        if !self.tops || o < h[x.suit().index()] {
+        if !self.tops || !x_needed {
             return false;
         }
-        let node = self.node_at[x.suit().index()][o];
+        let node = self.node_at_card(x);
         let k = self.comp_of(node);
         chains - counts[k] + self.fewest_in(k, Some(node), &need, &room) > piles
     }

@@ -38,8 +38,8 @@ struct Tally {
     /// leaves (`Chains::tops`).
     tops_checked: usize,
     /// Of the dead positions checked, those the stack bound calls dead
-    /// only by counting one deck's snapshots for every choice of the
-    /// suits' foundation heights (`Chains::heights`).
+    /// only by counting its snapshots for every choice of the suits'
+    /// foundation heights (`Chains::heights`).
     heights_checked: usize,
 }
 
@@ -237,7 +237,7 @@ family!(
     2000,
     4000,
     600,
-    0
+    240
 );
 family!(rainbow, GameKind::Rainbow, 150, 5000, 350, 400, 50);
 family!(
@@ -260,7 +260,15 @@ family!(
     300,
     0
 );
-family!(american_toad, GameKind::AmericanToad, 150, 200, 550, 200, 0);
+family!(
+    american_toad,
+    GameKind::AmericanToad,
+    150,
+    200,
+    550,
+    200,
+    30
+);
 family!(
     double_easthaven,
     GameKind::DoubleEasthaven,
@@ -268,7 +276,7 @@ family!(
     6000,
     300,
     25,
-    0
+    1
 );
 family!(easthaven, GameKind::Easthaven, 150, 10000);
 

@@ -171,8 +171,10 @@ fn backs_off(game: &Game, st: &State, what: &str) {
 // 150 seeds of every variant): a change that weakens the test fails. The
 // second is of the positions only [`overfull`](demon_solver::deadlock::overfull)
 // calls dead (reserve and last-pass waste), the third of those it calls
-// dead only by its pile tops (`Chains::tops`); none in Easthaven, which
-// has neither a reserve nor a waste.
+// dead only by its pile tops (`Chains::tops`), the fourth of those it
+// calls dead only by its choice of foundation heights (`Chains::heights`;
+// none measured in Variegated Canfield); none in Easthaven, which has
+// neither a reserve nor a waste.
 fn family(g: GameKind, seeds: u64, min: usize, min_overfull: Option<(usize, usize, usize)>) {
     let t = check(g, seeds, 100);
     println!("{g}: {t:?}");

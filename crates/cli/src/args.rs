@@ -257,9 +257,12 @@ pub struct LimitArgs {
     /// Do not stop at dead ends (positions where provably no tableau pile can ever be emptied, so its bottom card never reaches a foundation). Searches more positions: for comparison.
     #[arg(long, help_heading = "Limits")]
     pub no_deadlock: bool,
-    /// Also prove lost the positions whose waste, in the last pass through the stock, can never be emptied because the cards that must then lie on the tableau need more piles than there are (the reserve is always checked so). Fewer positions, more time per position where the waste is deep: worth it under --max-nodes rather than --timeout.
+    /// Also prove lost the positions whose waste, in the last pass through the stock, can never be emptied because the cards that must then lie on the tableau need more piles than there are (the reserve is always checked so). On by default where the stock is never turned over (no redeal: Chameleon, PySolFC's Rainbow), where the whole game is the last pass and it proves deals lost far sooner; elsewhere it means fewer positions for more time per position where the waste is deep, worth it under --max-nodes rather than --timeout.
     #[arg(long, help_heading = "Limits", conflicts_with = "no_deadlock")]
     pub waste_bound: bool,
+    /// Do not bound the last pass's waste even where that is the default (no redeal); see --waste-bound. For comparison. Batch reports of such games made before it was the default (without waste-bound=on in their settings) resume with --no-waste-bound.
+    #[arg(long, help_heading = "Limits", conflicts_with = "waste_bound")]
+    pub no_waste_bound: bool,
     /// Do not run nested rollouts beside the search (greedy look-ahead playouts that look for a win, taking about half a long search's nodes, nearly all of them in the two-deck games, until they run out of levels, and a sixteenth of --max-memory, at most 64 MiB). They are on by default except in one-deck games with unlimited redeals (Canfield, Superior and Selective Canfield), where the search alone decides deals sooner. For comparison, or to spend every node and byte on a deal believed lost. The verdicts of decided deals do not depend on it.
     #[arg(long, help_heading = "Limits")]
     pub no_rollouts: bool,
@@ -330,7 +333,7 @@ impl LimitArgs {
         let o = demon_solver::Options {
             tableau_classes: !self.no_tableau_classes,
             deadlock: !self.no_deadlock,
-            waste_bound: self.waste_bound,
+            waste_bound: self.waste_bound || (!self.no_waste_bound && game.waste_bound),
             rollouts: self.rollouts || (!self.no_rollouts && game.rollouts),
             beams: !self.no_beams,
             nrpa: !self.no_nrpa,

@@ -802,7 +802,8 @@ fn ctrl_c_saves_the_deals_in_progress_with_a_checkpoint_dir() {
 #[test]
 fn ctrl_c_saves_a_layered_deal_in_its_directory() {
     // Chameleon 723 by the layered search (lost, 294,408 positions
-    // expanded): Ctrl-C while it is searched saves it in
+    // expanded without the bound on the waste, which makes it a search
+    // long enough to interrupt): Ctrl-C while it is searched saves it in
     // ck/chameleon-723.layered, and --resume goes on from there to the
     // row an uninterrupted run writes, the directory then removed.
     let d = dir();
@@ -813,6 +814,7 @@ fn ctrl_c_saves_a_layered_deal_in_its_directory() {
         "chameleon",
         "--seeds",
         "723..723",
+        "--no-waste-bound",
         "--layered",
         "--jobs",
         "1",
@@ -901,7 +903,8 @@ fn reports_name_what_found_each_win() {
 /// with its unknown row, and a retry at a larger limit goes on from the
 /// save: it ends where a search without a stop ends (Canfield `any` 479,
 /// lost in 338,964 nodes; Chameleon 723 by the layered search, lost in
-/// 294,408 positions), and the save goes once the deal is decided.
+/// 116,434 positions with the bound on the waste, 294,408 without), and
+/// the save goes once the deal is decided.
 /// Without the flag a limit's stop saves nothing, and the flag needs a
 /// directory.
 #[test]
@@ -923,8 +926,8 @@ fn kept_unknown_deals_go_on_in_a_retry_at_larger_limits() {
             "723",
             &["--layered"][..],
             "chameleon-723.layered",
-            "294408",
-            "294408",
+            "116434",
+            "116434",
         ),
     ] {
         // The run's deals and node limit, the report, and any flags after.

@@ -364,9 +364,10 @@ fn a_solve_off_a_terminal_logs_its_progress() {
 
 #[test]
 fn the_layered_search_proves_a_loss() {
-    // Chameleon 723, as in the solver's layered tests: 294,408 positions,
-    // each expanded once, in 3 MiB, the table rebuilt three times as it
-    // fills.
+    // Chameleon 723, as in the solver's layered tests: without the bound
+    // on the waste (on by default where the stock is never turned over)
+    // 294,408 positions, each expanded once, in 3 MiB, the table rebuilt
+    // three times as it fills.
     let args = [
         "solve",
         "chameleon",
@@ -376,6 +377,7 @@ fn the_layered_search_proves_a_loss() {
         "3M",
         "--format",
         "json",
+        "--no-waste-bound",
     ];
     let o = demon(&args);
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
@@ -393,6 +395,13 @@ fn the_layered_search_proves_a_loss() {
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["stats"]["nodes"], 294_408);
+    // With the bound, by default: 116,434 positions, one rebuild.
+    let o = demon(&args[..args.len() - 1]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["verdict"], "lost");
+    assert_eq!(v["stats"]["nodes"], 116_434);
+    assert_eq!(v["stats"]["table_rebuilds"], 1);
     // Which is the layered search's alone.
     let o = demon(&["solve", "chameleon", "723", "--no-log"]);
     assert_eq!(o.status.code(), Some(2));
@@ -401,9 +410,10 @@ fn the_layered_search_proves_a_loss() {
 
 #[test]
 fn a_layered_search_saved_in_a_directory_goes_on() {
-    // Chameleon 723 in 3 MiB, stopped at 100,000 nodes and saved in a
-    // directory, then continued to the verdict of the search without a
-    // stop (294,408 positions expanded), and the directory removed.
+    // Chameleon 723 in 3 MiB without the bound on the waste, stopped at
+    // 100,000 nodes and saved in a directory, then continued to the
+    // verdict of the search without a stop (294,408 positions expanded),
+    // and the directory removed.
     let dir = std::env::temp_dir().join(format!("demon-cli-layered-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let d = dir.to_str().unwrap();
@@ -416,6 +426,7 @@ fn a_layered_search_saved_in_a_directory_goes_on() {
         "3M",
         "--format",
         "json",
+        "--no-waste-bound",
         "--checkpoint",
         d,
     ];

@@ -28,8 +28,8 @@ pub mod table;
 pub use probe::{probe, Weights};
 pub use search::{
     beams_run, nrpa_runs, probes_pay, restarts_apply, rollouts_pay, solve, solve_resumable,
-    solve_saving, solve_with, table_bytes_per_position, tails_run, Finder, Limit, Limits, Options,
-    Outcome, Progress, ProgressBoard, SolveError, Stats, StopFlag, Verdict,
+    solve_saving, solve_with, table_bytes_per_position, tails_run, waste_bound_pays, Finder, Limit,
+    Limits, Options, Outcome, Progress, ProgressBoard, SolveError, Stats, StopFlag, Verdict,
     CHECKPOINT_SEARCH_VERSION,
 };
 pub use shorten::shorten;

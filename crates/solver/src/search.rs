@@ -413,8 +413,9 @@ pub struct Options {
     /// default); off, for comparison.
     pub deadlock: bool,
     /// With `deadlock`, also bound the piles the last pass's waste needs
-    /// ([`crate::deadlock::overfull`]; off by default: fewer positions,
-    /// but more time per position where the waste is deep).
+    /// ([`crate::deadlock::overfull`]): fewer positions, but more time per
+    /// position where the waste is deep. Off in [`Options::default`]; on
+    /// in [`Options::for_rules`] where it pays ([`waste_bound_pays`]).
     pub waste_bound: bool,
     /// Run nested rollouts ([`crate::rollout`]) at the search's pauses,
     /// beside its best-first probes: they look for a win only, and take
@@ -614,6 +615,29 @@ pub fn probes_pay(rules: &Rules) -> bool {
     !one_deck_unlimited(rules)
 }
 
+/// Whether the stack bound on the last pass's waste ([`Options::waste_bound`])
+/// is worth its time by default: where the stock is never turned over
+/// (no redeal), so that the whole game is the last pass. There the waste
+/// is a stack from the first turn, and a card deep in it that cannot
+/// leave ends the deal: Chameleon 235, lost in 240,765,636 nodes without
+/// the bound, is lost in 12,835 with it, and Chameleon seeds 1-1,000 at
+/// 2 M nodes go from 971 lost and 29 unknown in 60.9 s to 987 lost, 1
+/// won and 12 unknown in 32.2 s (`results/2026-12-07-chameleon-waste-bound`).
+/// Where redeals are left, the waste is a stack only in the last pass,
+/// and the bound costs time on the two-deck games (American Toad and
+/// Variegated Canfield, about two and a half times in
+/// `results/2026-11-26-stack-bound`); it stays an option there.
+pub fn waste_bound_pays(rules: &Rules) -> bool {
+    use demon_core::rules::{Redeals, Stock};
+    matches!(
+        rules.stock,
+        Stock::ToWaste {
+            redeals: Redeals::Limited(0),
+            ..
+        }
+    )
+}
+
 /// One deck, and unlimited redeals: Canfield, Superior and Selective
 /// Canfield under their standard rules.
 fn one_deck_unlimited(rules: &Rules) -> bool {
@@ -672,6 +696,7 @@ impl Options {
             beams: true,
             nrpa: true,
             probes: probes_pay(rules),
+            waste_bound: waste_bound_pays(rules),
             ..Options::default()
         }
     }

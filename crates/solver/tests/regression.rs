@@ -572,3 +572,48 @@ fn the_progress_board_follows_the_search() {
     .unwrap();
     assert_eq!(plain.stats.stored, out.stats.stored);
 }
+
+/// Where the stock is never turned over, the whole game is the last pass,
+/// and the defaults bound its waste ([`demon_solver::waste_bound_pays`]):
+/// Chameleon 235 is lost in 12,835 nodes with the bound, where the search
+/// without it takes 240,765,636 (`results/2026-12-07-chameleon-waste-bound`)
+/// and is still unknown at a million. Where redeals are left, the bound
+/// stays off (it costs time there).
+#[test]
+fn a_stock_never_turned_over_has_its_waste_bounded_by_default() {
+    use demon_core::rules::{Redeals, RuleOverrides};
+    let rules: Rules = GameKind::Chameleon.preset(Reading::Standard).unwrap();
+    let o = Options::for_rules(&rules);
+    assert!(o.waste_bound);
+    let layout = Source::Native(235).layout(&rules);
+    let limits = Limits {
+        max_nodes: Some(1_000_000),
+        max_memory: 256 << 20,
+        timeout: None,
+    };
+    let out = solve_with(&rules, &layout, &limits, &o).unwrap();
+    assert_eq!(out.verdict, Verdict::Lost);
+    assert_eq!(out.stats.nodes, 12_835);
+    let off = Options {
+        waste_bound: false,
+        ..Options::for_rules(&rules)
+    };
+    let out = solve_with(&rules, &layout, &limits, &off).unwrap();
+    assert_eq!(out.verdict, Verdict::Unknown(Limit::Nodes(1_000_000)));
+    // One pass: Chameleon and Rainbow as PySolFC plays them, and any game
+    // given no redeal.
+    for g in [GameKind::Chameleon, GameKind::Rainbow] {
+        assert!(demon_solver::waste_bound_pays(&g.preset(Reading::Pysolfc).unwrap()), "{g:?}");
+    }
+    let one_pass = RuleOverrides {
+        redeals: Some(Redeals::Limited(0)),
+        ..RuleOverrides::default()
+    };
+    let canfield = Rules::resolve(GameKind::Canfield, Reading::Standard, &one_pass).unwrap();
+    assert!(demon_solver::waste_bound_pays(&canfield));
+    // Redeals left, or a stock dealt onto the piles: off.
+    for g in GameKind::ALL {
+        let r = g.preset(Reading::Standard).unwrap();
+        assert_eq!(demon_solver::waste_bound_pays(&r), g == GameKind::Chameleon, "{g:?}");
+    }
+}

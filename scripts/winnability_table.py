@@ -152,6 +152,7 @@ def solve(v, seeds, jobs, memory, out, version):
         # (before demon could turn them off, and before they were off by
         # default in some games): resumed with them, as made.
         cmd += probes_as_made(report)
+        cmd += waste_bound_as_made(report)
     run_batch(cmd, out, name, version, jobs)
 
 
@@ -163,6 +164,16 @@ def probes_as_made(report):
     run_file = report + ".run"
     made = open(run_file).read().split() if os.path.exists(run_file) else []
     return [] if "probes=off" in made else ["--probes"]
+
+
+def waste_bound_as_made(report):
+    """`--waste-bound` or `--no-waste-bound`, as a report (`report`.run)
+    was made: the bound on the last pass's waste is named in its settings
+    when on, and its default changed (on where the stock is never turned
+    over, since ed7502d), so a report is resumed with it as made."""
+    run_file = report + ".run"
+    made = open(run_file).read().split() if os.path.exists(run_file) else []
+    return ["--waste-bound"] if "waste-bound=on" in made else ["--no-waste-bound"]
 
 
 def parse_nodes(text):
@@ -224,6 +235,7 @@ def retry(v, nodes, jobs, memory, out, version):
         made = open(retried + ".run").read().split() if os.path.exists(retried + ".run") else []
         cmd += ["--rollouts" if "rollouts=on" in made else "--no-rollouts", "--resume"]
         cmd += probes_as_made(retried)
+        cmd += waste_bound_as_made(retried)
     label = name + (".retry" if level == 1 else f".retry{level}")
     run_batch(cmd, out, label, version, jobs)
 

@@ -333,7 +333,9 @@ impl LimitArgs {
         let o = demon_solver::Options {
             tableau_classes: !self.no_tableau_classes,
             deadlock: !self.no_deadlock,
-            waste_bound: self.waste_bound || (!self.no_waste_bound && game.waste_bound),
+            // Part of the dead-end test: off with it.
+            waste_bound: !self.no_deadlock
+                && (self.waste_bound || (!self.no_waste_bound && game.waste_bound)),
             rollouts: self.rollouts || (!self.no_rollouts && game.rollouts),
             beams: !self.no_beams,
             nrpa: !self.no_nrpa,

@@ -603,7 +603,10 @@ fn a_stock_never_turned_over_has_its_waste_bounded_by_default() {
     // One pass: Chameleon and Rainbow as PySolFC plays them, and any game
     // given no redeal.
     for g in [GameKind::Chameleon, GameKind::Rainbow] {
-        assert!(demon_solver::waste_bound_pays(&g.preset(Reading::Pysolfc).unwrap()), "{g:?}");
+        assert!(
+            demon_solver::waste_bound_pays(&g.preset(Reading::Pysolfc).unwrap()),
+            "{g:?}"
+        );
     }
     let one_pass = RuleOverrides {
         redeals: Some(Redeals::Limited(0)),
@@ -614,6 +617,10 @@ fn a_stock_never_turned_over_has_its_waste_bounded_by_default() {
     // Redeals left, or a stock dealt onto the piles: off.
     for g in GameKind::ALL {
         let r = g.preset(Reading::Standard).unwrap();
-        assert_eq!(demon_solver::waste_bound_pays(&r), g == GameKind::Chameleon, "{g:?}");
+        assert_eq!(
+            demon_solver::waste_bound_pays(&r),
+            g == GameKind::Chameleon,
+            "{g:?}"
+        );
     }
 }

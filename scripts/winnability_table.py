@@ -161,9 +161,7 @@ def probes_as_made(report):
     best-first probes on, which its settings say by not naming
     `probes=off`: a report is resumed only with the settings it was made
     with, whatever demon's defaults are now."""
-    run_file = report + ".run"
-    made = open(run_file).read().split() if os.path.exists(run_file) else []
-    return [] if "probes=off" in made else ["--probes"]
+    return [] if "probes=off" in made_with(report) else ["--probes"]
 
 
 def waste_bound_as_made(report):
@@ -171,9 +169,14 @@ def waste_bound_as_made(report):
     was made: the bound on the last pass's waste is named in its settings
     when on, and its default changed (on where the stock is never turned
     over, since ed7502d), so a report is resumed with it as made."""
+    return ["--waste-bound"] if "waste-bound=on" in made_with(report) else ["--no-waste-bound"]
+
+
+def made_with(report):
+    """The settings a report was made with (`report`.run, as `demon batch`
+    writes them), word by word; none when it has no such file."""
     run_file = report + ".run"
-    made = open(run_file).read().split() if os.path.exists(run_file) else []
-    return ["--waste-bound"] if "waste-bound=on" in made else ["--no-waste-bound"]
+    return open(run_file).read().split() if os.path.exists(run_file) else []
 
 
 def parse_nodes(text):
@@ -232,8 +235,7 @@ def retry(v, nodes, jobs, memory, out, version):
         # Resumed with rollouts as it was made: their default changed for
         # some games (off with one deck and unlimited redeals since
         # 2026-11-27), and `demon batch --resume` refuses a mix.
-        made = open(retried + ".run").read().split() if os.path.exists(retried + ".run") else []
-        cmd += ["--rollouts" if "rollouts=on" in made else "--no-rollouts", "--resume"]
+        cmd += ["--rollouts" if "rollouts=on" in made_with(retried) else "--no-rollouts", "--resume"]
         cmd += probes_as_made(retried)
         cmd += waste_bound_as_made(retried)
     label = name + (".retry" if level == 1 else f".retry{level}")

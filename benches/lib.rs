@@ -142,9 +142,14 @@ pub struct LimitedSet {
 }
 
 /// The two-deck sets of `cargo bench -p demon-benches --bench limited`,
-/// with the counts of the commit whose restarts start partway along the
-/// best line, half of them (`demon batch GAME --seeds A..B --max-nodes 2M
-/// --jobs 1 --max-memory 2G`). Before that (e399ac9, the restarts all
+/// with the counts of the commit whose last pass plays its waste's top
+/// card up when safe (`results/2026-12-07-last-pass-safe-waste`). Its
+/// parent, 3ff0b8c, won 6 of Variegated Canfield's 10 in 16,883,349 nodes
+/// (`demon batch GAME --seeds A..B --max-nodes 2M --jobs 1 --max-memory
+/// 2G`), and took Double Easthaven's 20 in 2,923,028 nodes, as this
+/// commit does: the pins (6 won in 16,884,923 nodes, and 3,118,685) had
+/// not been moved since the commit whose restarts start partway along the
+/// best line, half of them. Before that (e399ac9, the restarts all
 /// from the deal): American Toad 20 won in 900,841 nodes, Double
 /// Easthaven 20 in 3,124,883, Variegated Canfield 3 won and 7 unknown in
 /// 16,143,123. Before the restarts (1be6184): American Toad 20 won in
@@ -171,17 +176,17 @@ pub fn limited_sets() -> Vec<LimitedSet> {
             won: 20,
             lost: 0,
             unknown: 0,
-            nodes: 3_118_685,
+            nodes: 2_923_028,
         },
         LimitedSet {
             name: "variegated-canfield seeds 1-10 at 2 M nodes",
             rules: preset(GameKind::VariegatedCanfield),
             seeds: 1..=10,
             max_nodes: 2_000_000,
-            won: 6,
+            won: 4,
             lost: 0,
-            unknown: 4,
-            nodes: 16_884_923,
+            unknown: 6,
+            nodes: 18_122_169,
         },
     ]
 }

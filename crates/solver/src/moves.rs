@@ -139,9 +139,9 @@ pub(crate) fn play_safe_moves(g: &Game, st: &mut State, autos: &mut Vec<(Move, U
 
 /// The first foundation move of `st` that the search plays without
 /// branching, if any: a tableau top card, the reserve's top card, or the
-/// waste top when the stock is dealt one card at a time, that
-/// [`safe_to_found`] accepts, under the
-/// conditions that argument needs (see there).
+/// waste top when the stock is dealt one card at a time or no redeal is
+/// left ([`waste_top_is_a_stack_top`]), that [`safe_to_found`] accepts,
+/// under the conditions that argument needs (see there).
 pub fn safe_move(g: &Game, st: &State) -> Option<Move> {
     let rules = g.rules();
     if rules.worrying_back {
@@ -218,10 +218,41 @@ pub fn safe_move(g: &Game, st: &State) -> Option<Move> {
             return Some(m);
         }
     }
-    if matches!(rules.stock, Stock::ToWaste { draw: 1, .. }) {
+    if waste_top_is_a_stack_top(g, st) {
         return g.waste_top(st).and_then(|c| up(Loc::Waste, c));
     }
     None
+}
+
+/// Whether the waste's top card may be played up early like the reserve's
+/// top (see [`safe_move`]): the stock goes to the waste, and either it is
+/// dealt one card at a time or no redeal is left.
+///
+/// What playing the waste's top card `c` up early changes, beyond what the
+/// proof at [`safe_to_found`] covers, is the waste below it. A turn of the
+/// stock moves the stock's next cards onto the waste whatever the waste
+/// holds, so the cards turned together in this pass stay the same; so the
+/// waste of W' is that of W without `c` (and without the cards W' played
+/// up early), and each of W's waste plays finds its card on top in W' too
+/// (W' may have one card more uncovered: an extra option). Only a redeal
+/// reads the waste: it turns it over into the next pass's stock, whose
+/// groups of `draw` cards then depend on which cards are gone. One at a
+/// time, the groups are single cards anyway; with no redeal left, no
+/// redeal comes. Spaces are never filled from the waste by themselves
+/// (`reserve-then-waste` lets the waste fill them, not must), so, unlike
+/// the reserve, it never fills a space differently in W'.
+///
+/// Measured where it is new, draw 3 in the last pass: see
+/// `results/2026-12-07-last-pass-safe-waste`.
+fn waste_top_is_a_stack_top(g: &Game, st: &State) -> bool {
+    match g.rules().stock {
+        Stock::ToWaste { draw: 1, .. } => true,
+        Stock::ToWaste {
+            redeals: Redeals::Limited(k),
+            ..
+        } => g.talon_state(st).1 >= k,
+        _ => false,
+    }
 }
 
 /// Which of a position's moves [`generate`] lists.

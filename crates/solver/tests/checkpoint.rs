@@ -181,9 +181,10 @@ family!(double_canfield, GameKind::DoubleCanfield, 60, 1);
 family!(rainbow, GameKind::Rainbow, 60, 3);
 family!(selective_canfield, GameKind::SelectiveCanfield, 60, 0);
 family!(chameleon, GameKind::Chameleon, 60, 5);
-// Storehouse: 9 of its small deals take 2,000 nodes or more since the
-// last pass offers its nearest waste cards first (14 before).
-family!(storehouse, GameKind::Storehouse, 9, 3);
+// Storehouse: 7 of its small deals take 2,000 nodes or more since the
+// last pass plays its waste's top card up when safe (9 before; 14 before
+// the last pass offered its nearest waste cards first).
+family!(storehouse, GameKind::Storehouse, 7, 3);
 family!(variegated_canfield, GameKind::VariegatedCanfield, 60, 3);
 family!(american_toad, GameKind::AmericanToad, 60, 2);
 family!(double_easthaven, GameKind::DoubleEasthaven, 60, 20);
@@ -549,10 +550,12 @@ layered_family!(
 );
 layered_family!(chameleon_layered, GameKind::Chameleon, 12, 1);
 layered_family!(storehouse_layered, GameKind::Storehouse, 9, 1);
+// Variegated Canfield: 9 small deals pass the screens since the last pass
+// plays its waste's top card up when safe (12 before).
 layered_family!(
     variegated_canfield_layered,
     GameKind::VariegatedCanfield,
-    12,
+    9,
     0
 );
 layered_family!(american_toad_layered, GameKind::AmericanToad, 12, 0);

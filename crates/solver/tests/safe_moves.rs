@@ -105,3 +105,38 @@ family!(variegated_canfield, GameKind::VariegatedCanfield, 40);
 family!(american_toad, GameKind::AmericanToad, 40);
 family!(double_easthaven, GameKind::DoubleEasthaven, 40);
 family!(easthaven, GameKind::Easthaven, 40);
+
+/// The waste's top card where the stock is turned more than one card at a
+/// time, which is safe to play up only in the last pass (see
+/// `waste_top_is_a_stack_top` in `moves.rs`), checked on its own so that
+/// the count shows the rule at work: the games with such a stock and a
+/// limited number of redeals (and Canfield's variants with one).
+#[test]
+fn last_pass_waste_tops_turned_several_at_a_time() {
+    use demon_core::rules::Stock;
+    use demon_core::Loc;
+    let mut t = Tally::default();
+    for g in [
+        GameKind::Canfield,
+        GameKind::Rainbow,
+        GameKind::Chameleon,
+        GameKind::Storehouse,
+        GameKind::VariegatedCanfield,
+    ] {
+        playouts(g, 40, 60, 0x5AFE, |game, st, what| {
+            if !matches!(game.rules().stock, Stock::ToWaste { draw, .. } if draw > 1) {
+                return;
+            }
+            if let Some(
+                m @ Move::Play {
+                    from: Loc::Waste, ..
+                },
+            ) = safe_move(game, st)
+            {
+                verify(game, st, m, &mut t, what);
+            }
+        });
+    }
+    println!("{t:?}");
+    assert!(t.checked >= 100, "only {} safe moves checked", t.checked);
+}

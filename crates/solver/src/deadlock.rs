@@ -780,7 +780,7 @@ pub fn overfull_cached(cache: &mut Chains, g: &Game, st: &State, waste: bool) ->
 }
 
 /// Whether no redeal is left.
-fn last_pass(redeals: Redeals, passes: u8) -> bool {
+pub(crate) fn last_pass(redeals: Redeals, passes: u8) -> bool {
     match redeals {
         Redeals::Unlimited => false,
         Redeals::Limited(k) => passes >= k,

@@ -10,6 +10,7 @@ use demon_core::rules::{Build, EmptySpace, Redeals, Stock, TableauWrap};
 use demon_core::{Card, Game, Loc, Move, State, Undo};
 use smallvec::SmallVec;
 
+use crate::deadlock::last_pass;
 use crate::key::piles_interchangeable;
 
 /// A search move: a core move, after turning the talon to `talon` first
@@ -247,10 +248,7 @@ pub fn safe_move(g: &Game, st: &State) -> Option<Move> {
 fn waste_top_is_a_stack_top(g: &Game, st: &State) -> bool {
     match g.rules().stock {
         Stock::ToWaste { draw: 1, .. } => true,
-        Stock::ToWaste {
-            redeals: Redeals::Limited(k),
-            ..
-        } => g.talon_state(st).1 >= k,
+        Stock::ToWaste { redeals, .. } => last_pass(redeals, g.talon_state(st).1),
         _ => false,
     }
 }

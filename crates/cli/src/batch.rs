@@ -1096,7 +1096,7 @@ mod tests {
         let board = |nodes: u64, stored: u64| demon_solver::Progress {
             nodes: AtomicU64::new(nodes),
             stored: AtomicU64::new(stored),
-            peak_memory: AtomicU64::new(0),
+            ..Default::default()
         };
         assert_eq!(in_progress(&[board(0, 0), board(0, 0)]), "");
         assert_eq!(

@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -243,11 +243,14 @@ static PROGRESS: demon_solver::Progress = demon_solver::Progress {
     nodes: AtomicU64::new(0),
     stored: AtomicU64::new(0),
     peak_memory: AtomicU64::new(0),
+    progress: AtomicU32::new(0),
+    progress_of_win: AtomicU32::new(0),
 };
 
 /// Runs `search`, showing on standard error, if it is a terminal, a line
 /// that says how far it has got (nodes and their rate, positions stored,
-/// peak memory against the limit), redrawn a few times a second and
+/// peak memory against the limit, and for a layered search the progress
+/// of the level under way against a win's), redrawn a few times a second and
 /// cleared at the end. If standard error is not a terminal (a log file),
 /// the same line is written there as `log`'s lines fall due instead
 /// (`None`: never), each after the time since this run started and with the rate
@@ -405,6 +408,14 @@ fn progress_line(
         crate::batch::mib(p.peak_memory.load(Ordering::Relaxed) as usize),
         crate::batch::mib(limits.max_memory)
     );
+    let of = p.progress_of_win.load(Ordering::Relaxed);
+    if of > 0 {
+        s += &format!(
+            ", level progress {} of {}",
+            p.progress.load(Ordering::Relaxed),
+            of
+        );
+    }
     if let Some(t) = limits.timeout {
         s += &format!(", time limit {} s", t.as_secs_f64());
     }
@@ -702,7 +713,7 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::{count, progress_line};
-    use std::sync::atomic::AtomicU64;
+    use std::sync::atomic::{AtomicU64, Ordering};
     use std::time::Duration;
 
     #[test]
@@ -719,6 +730,7 @@ mod tests {
             nodes: AtomicU64::new(12_300_000),
             stored: AtomicU64::new(4_560_000),
             peak_memory: AtomicU64::new(812 << 20),
+            ..Default::default()
         };
         let mut limits = demon_solver::Limits {
             max_nodes: None,
@@ -738,6 +750,13 @@ mod tests {
         assert_eq!(
             progress_line(&p, &limits, Some(1_230_000)),
             "12.30 M nodes of 30.00 M (1.23 M/s), 4.56 M positions, peak memory 812 MiB of 4.0 GiB, time limit 60 s"
+        );
+        // A layered search's level under way.
+        p.progress.store(31, Ordering::Relaxed);
+        p.progress_of_win.store(86, Ordering::Relaxed);
+        assert_eq!(
+            progress_line(&p, &limits, None),
+            "12.30 M nodes of 30.00 M, 4.56 M positions, peak memory 812 MiB of 4.0 GiB, level progress 31 of 86, time limit 60 s"
         );
     }
 }

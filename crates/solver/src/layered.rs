@@ -1432,6 +1432,11 @@ fn search(
             let Some(&lv) = s.pending.keys().next() else {
                 break None;
             };
+            if let Some(crate::search::ProgressBoard(p)) = options.progress {
+                let (at, of) = progress_reached(game, lv);
+                p.progress.store(at, Ordering::Relaxed);
+                p.progress_of_win.store(of, Ordering::Relaxed);
+            }
             if let Some(stop) = s.level(lv)? {
                 break Some(stop);
             }

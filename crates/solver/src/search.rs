@@ -41,7 +41,7 @@
 
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -549,11 +549,16 @@ impl StopFlag {
 /// How far a search has got ([`Options::progress`]): its nodes (as the
 /// node limit counts them), the positions its table holds and its peak
 /// memory, as of its last look at the clock (every few thousand nodes).
+/// A layered search also gives the progress of the level under way and
+/// that of a win, as [`Stats::progress`] and [`Stats::progress_of_win`]
+/// count them, set as each level starts; both stay 0 otherwise.
 #[derive(Debug, Default)]
 pub struct Progress {
     pub nodes: AtomicU64,
     pub stored: AtomicU64,
     pub peak_memory: AtomicU64,
+    pub progress: AtomicU32,
+    pub progress_of_win: AtomicU32,
 }
 
 /// The [`Progress`] a search updates. Options are compared by the board

@@ -171,6 +171,41 @@ fn an_unknown_layered_search_says_how_far_it_got() {
     assert_eq!(got, [9, 9, 10, 16, 16]);
 }
 
+/// While it runs, a layered search shows the progress of the level under
+/// way on its progress board (the CLI's progress line), counted as the
+/// answer counts it: Chameleon 723 stopped at 150,000 nodes shows 25 of
+/// 99 there, as above. A depth-first search leaves both at 0.
+#[test]
+fn the_progress_board_shows_the_level_under_way() {
+    let rules = preset(GameKind::Chameleon);
+    let layout = Source::Native(723).layout(&rules);
+    let limits = Limits {
+        max_nodes: Some(150_000),
+        ..memory(64 << 20)
+    };
+    let ld = |a: &std::sync::atomic::AtomicU32| a.load(std::sync::atomic::Ordering::Relaxed);
+    for layered_search in [true, false] {
+        let board: &'static demon_solver::Progress = Box::leak(Box::default());
+        let o = Options {
+            progress: Some(demon_solver::ProgressBoard(board)),
+            ..if layered_search {
+                layered(None)
+            } else {
+                Options::default()
+            }
+        };
+        let out = run(&rules, &layout, &limits, &o);
+        assert_eq!(out.verdict, Verdict::Unknown(Limit::Nodes(150_000)));
+        let shown = (ld(&board.progress), ld(&board.progress_of_win));
+        if layered_search {
+            assert_eq!(shown, (25, 99));
+            assert_eq!(shown, (out.stats.progress, out.stats.progress_of_win));
+        } else {
+            assert_eq!(shown, (0, 0));
+        }
+    }
+}
+
 /// Canfield on a deck of 6 ranks, and the limits its small deals are
 /// searched with here: 100,000 nodes, 64 MiB.
 fn small_canfield() -> (Rules, Limits) {

@@ -32,7 +32,8 @@ pub const BOARDED: usize = 256;
 
 /// The progress boards of a run's first `threads` workers (at most
 /// [`BOARDED`]): the i-th is worker i's, whose deal in progress shows its
-/// nodes, positions and peak memory there (zero between deals).
+/// nodes, positions and peak memory there, and a layered search its
+/// level's progress (zero between deals).
 pub fn boards(threads: usize) -> &'static [Progress] {
     let b = BOARDS.get_or_init(|| (0..BOARDED).map(|_| Progress::default()).collect());
     &b[..threads.min(BOARDED)]
@@ -42,6 +43,8 @@ fn clear(p: &Progress) {
     p.nodes.store(0, Ordering::Relaxed);
     p.stored.store(0, Ordering::Relaxed);
     p.peak_memory.store(0, Ordering::Relaxed);
+    p.progress.store(0, Ordering::Relaxed);
+    p.progress_of_win.store(0, Ordering::Relaxed);
 }
 
 /// Solves `seeds` on `threads` threads, reporting each deal as it finishes,

@@ -436,7 +436,9 @@ impl Tally {
 
 /// What the deals in progress have done so far, for the progress bar:
 /// `; in progress: 1.23 G nodes, 456.70 M positions`, or nothing before
-/// their first look at the clock.
+/// their first look at the clock; with layered searches, the progress of
+/// each one's level under way against a win's too (`, levels at 39 and
+/// 41 of 99`, as `demon solve` says it).
 fn in_progress(boards: &[demon_solver::Progress]) -> String {
     let sum = |f: fn(&demon_solver::Progress) -> u64| boards.iter().map(f).sum::<u64>();
     let nodes = sum(|p| p.nodes.load(Ordering::Relaxed));
@@ -444,11 +446,34 @@ fn in_progress(boards: &[demon_solver::Progress]) -> String {
         return String::new();
     }
     let stored = sum(|p| p.stored.load(Ordering::Relaxed));
-    format!(
+    let mut s = format!(
         "; in progress: {} nodes, {} positions",
         crate::solve::count(nodes),
         crate::solve::count(stored)
-    )
+    );
+    // (at, of) of each layered search under way; one deal's `of` differs
+    // from another's only with a different reserve or stock (not within a
+    // game), so the last is named.
+    let levels: Vec<(u32, u32)> = boards
+        .iter()
+        .map(|p| {
+            (
+                p.progress.load(Ordering::Relaxed),
+                p.progress_of_win.load(Ordering::Relaxed),
+            )
+        })
+        .filter(|&(_, of)| of > 0)
+        .collect();
+    if let Some(&(_, of)) = levels.last() {
+        let ats: Vec<String> = levels.iter().map(|(at, _)| at.to_string()).collect();
+        let ats = match ats.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+            _ => ats.join(""),
+        };
+        let noun = if levels.len() == 1 { "level" } else { "levels" };
+        s += &format!(", {noun} at {ats} of {of}");
+    }
+    s
 }
 
 fn running_rate(t: &Tally) -> String {
@@ -1089,7 +1114,7 @@ pub fn merge(
 #[cfg(test)]
 mod tests {
     use super::in_progress;
-    use std::sync::atomic::AtomicU64;
+    use std::sync::atomic::{AtomicU64, Ordering};
 
     #[test]
     fn the_deals_in_progress_are_summed() {
@@ -1105,6 +1130,21 @@ mod tests {
                 board(30_000_000, 56_700_000)
             ]),
             "; in progress: 1.23 G nodes, 456.70 M positions"
+        );
+        // Layered searches name their levels under way.
+        let layered = |nodes: u64, at: u32| {
+            let p = board(nodes, 1_000_000);
+            p.progress.store(at, Ordering::Relaxed);
+            p.progress_of_win.store(99, Ordering::Relaxed);
+            p
+        };
+        assert_eq!(
+            in_progress(&[layered(2_000_000, 39), board(0, 0)]),
+            "; in progress: 2.00 M nodes, 1.00 M positions, level at 39 of 99"
+        );
+        assert_eq!(
+            in_progress(&[layered(1_000_000, 39), layered(1_000_000, 41)]),
+            "; in progress: 2.00 M nodes, 2.00 M positions, levels at 39 and 41 of 99"
         );
     }
 }

@@ -432,11 +432,13 @@ impl Game {
         self.fix_runs(st);
     }
 
-    /// Sets every pile's run length afresh.
+    /// Sets every pile's run length afresh (those past the game's piles,
+    /// always empty, to 0).
     fn fix_runs(&self, st: &mut State) {
-        for p in 0..MAX_PILES {
+        for p in 0..self.piles() {
             st.run[p] = self.count_run(st, p) as u8;
         }
+        st.run[self.piles()..].fill(0);
     }
 
     // ----- compact form --------------------------------------------------
@@ -489,16 +491,14 @@ impl Game {
             st.start[p] = n;
         }
         let filler = Card::from_index(0).expect("card 0");
-        for (i, slot) in st.cards.iter_mut().enumerate() {
-            *slot = if i < n as usize {
-                let c = Card::from_index(b[at + i]);
-                debug_assert!(c.is_some(), "not a packed state");
-                c.unwrap_or(filler)
-            } else {
-                filler
-            };
+        let n = n as usize;
+        for (slot, &x) in st.cards[..n].iter_mut().zip(&b[at..at + n]) {
+            let c = Card::from_index(x);
+            debug_assert!(c.is_some(), "not a packed state");
+            *slot = c.unwrap_or(filler);
         }
-        at += n as usize;
+        st.cards[n..].fill(filler);
+        at += n;
         self.fix_runs(&mut st);
         (st, at)
     }

@@ -242,7 +242,7 @@ fn parse_shard(s: &str) -> Result<demon_batch::Shard, String> {
 /// Search limits.
 #[derive(Args, Debug)]
 pub struct LimitArgs {
-    /// Stop (UNKNOWN) after expanding this many positions: a number, or with a suffix K, M or G (thousands, millions, billions: 2M is 2000000).
+    /// Stop (UNKNOWN) after expanding this many positions: a number, or with a suffix K, M or G (thousands, millions, billions: 2M is 2000000). The count includes the positions proved dead ends; the layered search finds those as it stores them, so it may stop a few positions past the limit.
     #[arg(long, value_name = "N", value_parser = parse_count, help_heading = "Limits")]
     pub max_nodes: Option<u64>,
     /// Memory, e.g. 4G, 512M, 1.5GiB (default 4G): for the search (solve), or for the whole run, shared equally by its jobs (batch, compare). A search stays inside its share and ends UNKNOWN when it is used up.

@@ -64,10 +64,9 @@
 //! position dominated by a stored one of another talon state, so of
 //! another level, perhaps finished, or by a dead end; once a rebuild has
 //! forgotten that one, the position is stored and expanded (sound either
-//! way). A small
-//! Storehouse deal with unlimited redeals (6 ranks, seed 0) takes 1,906
-//! nodes, and 1,912, 1,926 and 1,963 with a rebuild every 1,024, 512 and
-//! 300 positions stored. (Tests can ask
+//! way): one small Storehouse deal with unlimited redeals of nine, and one
+//! Variegated Canfield deal drawing one card of nine, in the saves' tests
+//! (`tests/checkpoint.rs`). (Tests can ask
 //! for a rebuild every so many positions stored, forgetting every level
 //! waiting: [`crate::search::Options::layered_rebuild_every`].)
 //!
@@ -83,7 +82,8 @@
 //! above), and one that were met again would only be expanded twice.
 //! Forgetting a waiting level's loses none either: its positions stay in
 //! its file, and one is passed over only when the table holds it, which
-//! it does only for positions expanded in the level or pushed to be. So
+//! it does only for positions expanded in the level or pushed to be, and
+//! for dead ends (or a dead end that dominates it), which are lost. So
 //! when no level is left, the stored positions but the dead ends are
 //! closed under moves, and with the dead ends hold every position the
 //! deal reaches from which it can be won, and none is won. The moves are
@@ -99,7 +99,8 @@
 //! only with one deck and runs moving in any part), a position is stored
 //! under its tableau class's canonical member ([`crate::class`]), so a
 //! class is stored and expanded once, from the first of its members met
-//! (the one its level's file holds). Its expansion offers every move of
+//! (the one its level's file holds), or, a dead end, stored and tested
+//! only. Its expansion offers every move of
 //! every member that leaves the class, as the depth-first search lists
 //! them ([`list_moves`]), each played after the reversible moves from the
 //! position to its member. A class's members are all of one level: the
@@ -114,8 +115,9 @@
 //!
 //! ## Wins
 //!
-//! Each stored position gets a number, and a log file records, for each,
-//! the position it was stored from and the move. When a move leads to a
+//! Each position stored in a level's file (all but the dead ends) gets a
+//! number, and a log file records, for each, the position it was stored
+//! from and the move. When a move leads to a
 //! won position, the line is read back from the log and replayed from the
 //! deal, safe moves and stock turns spelled out; `solve` checks it with
 //! the independent checker like every win. The search finds wins late: it
@@ -797,8 +799,8 @@ impl<'g> Layered<'g> {
     }
 
     /// Stores `st` (of level `lv`, fingerprint and talon level `key`),
-    /// reached from position `parent` by `sm`, if new: in the table, the
-    /// log and its level's file.
+    /// reached from position `parent` by `sm`, if new: in the table, and,
+    /// unless it is a dead end, in the log and its level's file.
     fn store(
         &mut self,
         st: &State,
@@ -1275,7 +1277,8 @@ pub(crate) fn search_layered(
 /// ## What is saved, and why the verdict stays exact
 ///
 /// A save is made between two positions expanded: every position stored is then
-/// in the log and in its level's file, and the level under way has read its
+/// in the log and in its level's file, but the dead ends, which are lost (and
+/// which a resumed search tests again if it meets them again), and the level under way has read its
 /// file up to a point. The save writes out what the files hold in memory (each
 /// level's last block, which makes blocks shorter than the others), syncs them,
 /// and writes `search.ck`: the counts, the log's length and its last records,
@@ -1294,7 +1297,8 @@ pub(crate) fn search_layered(
 /// while they fit, the rest forgotten and checked when taken. That is the
 /// state the search itself reaches after a rebuild at the saved point, so
 /// the module comment's argument covers it: the sittings together expand
-/// every position stored once. The table the search had held positions
+/// every position stored once, but the dead ends, which are tested instead,
+/// perhaps in more than one sitting. The table the search had held positions
 /// of finished levels too, which are never met again. Node counts and the
 /// search time carry on from the save, and `limits.max_nodes` counts the
 /// saved nodes too; `limits.timeout` is for this sitting.

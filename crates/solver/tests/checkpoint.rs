@@ -396,11 +396,12 @@ fn a_search_saved_with_no_path_resumes() {
 /// third deal with its table rebuilt every 1,024 positions stored,
 /// forgetting every waiting level, so that saves hold levels to be
 /// checked when taken. The sittings reach the verdict of the search
-/// without a stop; they expand the same positions, their nodes and table
-/// hits add up the same (dead ends met again after a sitting's rebuild are
-/// nodes, tested again, instead of hits), and a win's line, read back from the log across the
+/// without a stop, and a win's line, read back from the log across the
 /// sittings, is the same line, but for some deals whose stock is redealt
-/// without end (see the assertions).
+/// without end. Nearly every deal is the very same search: the same
+/// positions expanded, nodes and table hits adding up the same (dead ends
+/// met again after a sitting's rebuild are nodes, tested again, instead of
+/// hits); the deals that are not are counted (see the assertions).
 fn check_layered_family(g: GameKind, want: usize) -> (usize, usize, usize, usize) {
     use demon_solver::checkpoint::{header, FileAfter};
     use demon_solver::layered::solve_layered_saving;

@@ -364,7 +364,8 @@ fn sittings(
 /// met before, and tests again those met again): saved at each stop, and
 /// killed after its last periodic save (its files then hold what was
 /// written since, which the next sitting cuts off). With room for every
-/// level no position is stored twice; at 1 MiB waiting levels are
+/// level no file holds a position twice (positions stored and nodes
+/// agree: a dead end met again is both); at 1 MiB waiting levels are
 /// forgotten, saved so, and their copies checked when taken.
 #[test]
 fn a_layered_search_goes_on_from_its_saves() {
@@ -416,7 +417,9 @@ fn won_small_canfield() -> (Rules, u64, Outcome) {
 /// A won deal (Canfield on 6 ranks; the first of `a_win_is_read_back_
 /// from_the_log`'s) searched in sittings of 1,500 nodes, saved every 400
 /// and killed at each stop: the log, cut back and continued, gives the
-/// line of the search without a stop, at the same node count.
+/// line of the search without a stop, after the same positions expanded
+/// (8 more nodes: dead ends met again after the sittings' rebuilds,
+/// tested again).
 #[test]
 fn a_win_is_read_back_across_sittings() {
     let (rules, seed, whole) = won_small_canfield();
@@ -563,7 +566,10 @@ fn a_win_without_a_log_is_searched_again_with_one() {
                     Verdict::Unknown(Limit::Nodes(a.nodes * 3 / 2)),
                     "seed {seed}"
                 );
-                assert_eq!(out.stats.nodes, a.nodes * 3 / 2, "seed {seed}");
+                // A few past the limit at most: the dead ends met in
+                // storing the last position's children count too.
+                let n = a.nodes * 3 / 2;
+                assert!((n..n + 50).contains(&out.stats.nodes), "seed {seed}");
             }
             Verdict::Lost => {
                 lost += 1;
@@ -581,8 +587,9 @@ fn a_win_without_a_log_is_searched_again_with_one() {
 }
 
 /// A search saved with a log and continued without (Chameleon 723): the
-/// log file goes, and the search ends at the counts of the search without
-/// a stop. Saved again without a log, it goes on without one, even when
+/// log file goes, and the search ends after the positions the search
+/// without a stop expands (and the dead ends met again after the
+/// sittings' rebuilds, tested again). Saved again without a log, it goes on without one, even when
 /// not told to.
 #[test]
 fn a_saved_search_may_drop_its_log() {
@@ -631,7 +638,8 @@ fn a_saved_search_may_drop_its_log() {
 /// it ends UNKNOWN and keeps its last save; a sitting without a node limit
 /// goes on from there, meets the win, searches again with a log, and
 /// answers the line of the logged search without a stop, at twice its
-/// count. Its directory goes.
+/// count but for the dead ends met again after the sittings' rebuilds
+/// (6 nodes). Its directory goes.
 #[test]
 fn a_win_without_a_log_across_sittings() {
     use demon_solver::checkpoint::{header, FileAfter};

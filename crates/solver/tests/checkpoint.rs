@@ -494,8 +494,7 @@ fn check_layered_family(g: GameKind, want: usize) -> (usize, usize, usize, usize
             // again is tested again (a node, and a dead end, where the
             // search without a stop met a table hit).
             let (a, b) = (&last.stats, &whole.stats);
-            let alike = (a.nodes - a.dead, a.nodes + a.hits)
-                == (b.nodes - b.dead, b.nodes + b.hits)
+            let alike = common::expanded_and_met(a) == common::expanded_and_met(b)
                 && last.verdict == whole.verdict;
             // But a position may be passed over as dominated by one of
             // another talon state (crate::key's chains), so of another

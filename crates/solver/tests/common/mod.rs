@@ -323,3 +323,13 @@ pub fn published() -> Rules {
     )
     .unwrap()
 }
+
+/// What a layered search's counts keep across table rebuilds and resumed
+/// sittings: the positions expanded (nodes less dead ends) and the
+/// positions met (nodes plus table hits). A dead end is in no level's
+/// file, so a rebuilt table has forgotten it, and one met again is a
+/// node (and a dead end) where a search without the rebuild met a hit.
+#[allow(dead_code)] // not every test file uses it
+pub fn expanded_and_met(s: &demon_solver::Stats) -> (u64, u64) {
+    (s.nodes - s.dead, s.nodes + s.hits)
+}

@@ -391,6 +391,67 @@ fn a_layered_search_goes_on_from_its_saves() {
     }
 }
 
+/// A layered search stopped by the memory limit cannot be saved where it
+/// stopped (in the middle of a position's moves), so it keeps its last
+/// save (`FileAfter::Kept`, the save file as it was), and a sitting with
+/// more memory goes on from that save to the verdict: the path a deal
+/// whose level outgrew its table takes to its next sitting. Chameleon 109
+/// (lost in 327,140 positions; of seeds 1-399, the one deal lost in
+/// 50,000 to 400,000 positions whose layered search a table of 256 KiB
+/// stops): saved at 50,000 nodes; then a sitting with
+/// that table stops UNKNOWN (memory) at 75,285 nodes, after 6 rebuilds;
+/// then one with room ends LOST at 327,392 nodes, having expanded what
+/// the search without a stop expands (288,173 positions, and nodes and
+/// table hits adding up to 724,172: the 252 nodes more are dead ends met
+/// before the save and tested again, see
+/// `a_layered_search_goes_on_from_its_saves`).
+#[test]
+fn a_search_stopped_by_memory_goes_on_with_more() {
+    use demon_solver::checkpoint::{header, FileAfter};
+    use demon_solver::layered::solve_layered_saving;
+    let rules = preset(GameKind::Chameleon);
+    let layout = Source::Native(109).layout(&rules);
+    let dir = save_dir("c109-memory");
+    let h = header(&rules, &layout, "test", &layered(None));
+    let sitting = |nodes: Option<u64>, table: Option<usize>| {
+        let limits = Limits {
+            max_nodes: nodes,
+            ..memory(256 << 20)
+        };
+        solve_layered_saving(&rules, &layout, &limits, &layered(table), &dir, &h, &|_| {
+            true
+        })
+        .unwrap()
+    };
+    let (first, after) = sitting(Some(50_000), None);
+    assert_eq!(first.verdict, Verdict::Unknown(Limit::Nodes(50_000)));
+    assert_eq!(after, FileAfter::Saved);
+    let save = || std::fs::read(dir.join("search.ck")).unwrap();
+    let saved = save();
+    let (cramped, after) = sitting(None, Some(256 << 10));
+    assert_eq!(cramped.verdict, Verdict::Unknown(Limit::Memory(256 << 20)));
+    assert_eq!(after, FileAfter::Kept);
+    assert_eq!(
+        (cramped.stats.nodes, cramped.stats.rebuilds),
+        (75_285, 6),
+        "{:?}",
+        cramped.stats
+    );
+    assert!(save() == saved, "the save is left as it was");
+    let (last, after) = sitting(None, None);
+    assert_eq!(last.verdict, Verdict::Lost);
+    assert_eq!(after, FileAfter::Removed);
+    assert!(!dir.exists());
+    let whole = run(&rules, &layout, &memory(256 << 20), &layered(None));
+    assert_eq!(whole.verdict, Verdict::Lost);
+    assert_eq!((whole.stats.nodes, last.stats.nodes), (327_140, 327_392));
+    assert_eq!(common::expanded_and_met(&whole.stats), (288_173, 724_172));
+    assert_eq!(
+        common::expanded_and_met(&last.stats),
+        common::expanded_and_met(&whole.stats)
+    );
+}
+
 /// The first won deal of `a_win_is_read_back_from_the_log` (Canfield on 6
 /// ranks) that takes the layered search more than 3,000 nodes: its rules,
 /// seed, and the search's outcome without a stop.

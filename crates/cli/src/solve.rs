@@ -494,12 +494,17 @@ fn solve_checkpointed(
     };
     match after {
         FileAfter::Saved => eprintln!(
-            "progress saved in {} ({} positions stored); the same command continues it",
+            "progress saved in {} ({} positions stored); the same command continues it{}",
             path.display(),
-            o.stats.stored
+            o.stats.stored,
+            if matches!(o.verdict, Verdict::Unknown(demon_solver::Limit::Memory(_))) {
+                ", with more --max-memory"
+            } else {
+                ""
+            }
         ),
         FileAfter::Kept => eprintln!(
-            "the search could not be saved where it stopped: {} keeps its last save, which the same command continues (with more --max-memory if the memory stopped it)",
+            "nothing new to save where the search stopped: {} keeps its last save, which the same command continues (with more --max-memory if the memory stopped it)",
             path.display()
         ),
         FileAfter::Removed => eprintln!("the deal is decided: {} removed", path.display()),

@@ -51,10 +51,11 @@ pub enum FileAfter {
     /// It held a saved search, now finished with (decided, or stopped
     /// by a limit the caller does not save at), and was removed.
     Removed,
-    /// The search stopped where it could not be saved (the layered
-    /// search, at its memory limit: [`crate::layered::solve_layered_saving`]),
-    /// and the last save was kept: continued, the search goes on from
-    /// there.
+    /// The search stopped where there was nothing new to save (the
+    /// layered search, at its memory limit as it rebuilt its table on
+    /// resuming: [`crate::layered::solve_layered_saving`]), or by a limit
+    /// the caller does not save at, and the last save was kept:
+    /// continued, the search goes on from there.
     Kept,
     /// There was none, and none was written.
     None,

@@ -692,8 +692,11 @@ struct Layered<'g> {
     /// and talon level, level, move.
     kids: Vec<(State, (u128, u8), u64, SMove)>,
     /// The children of the position expanded last, not stored yet
-    /// ([`Layered::level`]), and that position's number.
+    /// ([`Layered::level`]), and that position and its number (put back
+    /// in its level's file if the memory stops the search before they
+    /// are all stored: [`Layered::requeue`]).
     held: Vec<(State, (u128, u8), u64, SMove)>,
+    held_state: State,
     held_parent: u64,
     /// Tableau classes ([`Options::tableau_classes`]): the finder, a
     /// canonical member, and the moves of the position being expanded
@@ -975,17 +978,68 @@ impl<'g> Layered<'g> {
         }
     }
 
-    /// Stores the children [`Layered::level`] holds back, if any.
+    /// Stores the children [`Layered::level`] holds back, if any. Stopped
+    /// by the memory limit partway, it leaves them held (some stored, the
+    /// others not), so that their parent is known to be in flight.
     fn store_held(&mut self) -> Result<Result<(), Limit>, SolveError> {
         let held = std::mem::take(&mut self.held);
         for (child, key, clv, sm) in &held {
             if let Err(l) = self.store(child, *key, *clv, self.held_parent, Some(sm))? {
+                self.held = held;
                 return Ok(Err(l));
             }
         }
         self.held = held;
         self.held.clear();
         Ok(Ok(()))
+    }
+
+    /// The search stopped (by the memory limit: [`Layered::store`] and
+    /// [`Layered::insert`] meet no other) in the middle of level `lv`:
+    /// the positions in flight go back to the end of the level's file,
+    /// so that the search is whole in its files and can be saved
+    /// ([`solve_layered_saving`]). They are the position whose children
+    /// are held, if some of them are not stored ([`Layered::store_held`]
+    /// leaves them held), and `popped`, a position taken whose children
+    /// were not stored, or which was not yet checked against the table.
+    ///
+    /// Each is then expanded again, as a position pushed after the last
+    /// rebuild is: the children stored before the stop are table hits,
+    /// the others are stored. Expanding a position twice only costs time;
+    /// leaving one of its children unstored would lose it, and with it
+    /// perhaps the only line to a win.
+    fn stopped(
+        &mut self,
+        lv: u64,
+        l: Limit,
+        popped: Option<(&State, u64)>,
+    ) -> Result<Option<Stop>, SolveError> {
+        if !self.held.is_empty() {
+            self.held.clear();
+            let st = self.held_state.clone();
+            self.requeue(lv, &st, self.held_parent)?;
+        }
+        if let Some((st, id)) = popped {
+            self.requeue(lv, st, id)?;
+        }
+        Ok(Some(Stop::Limit(l)))
+    }
+
+    /// Pushes `st`, position number `id` of level `lv` (the level under
+    /// way), to the end of its level's file once more, not through the
+    /// table: it is expanded when taken (its place is past the positions
+    /// to check, [`Queue::forget`]).
+    fn requeue(&mut self, lv: u64, st: &State, id: u64) -> Result<(), SolveError> {
+        self.record.clear();
+        self.record.push(0);
+        self.record.extend_from_slice(&id.to_le_bytes());
+        self.game.pack(st, &mut self.record);
+        self.record[0] = (self.record.len() - 9) as u8;
+        let q = self.pending.get_mut(&lv).expect("the level under way");
+        let before = q.bytes();
+        q.push(&self.record).map_err(log_error)?;
+        self.queue_bytes = self.queue_bytes + q.bytes() - before;
+        Ok(())
     }
 
     /// Expands every position of level `lv` (those waiting, and the
@@ -1008,7 +1062,7 @@ impl<'g> Layered<'g> {
             let (limit, save) = (self.over_limit(), self.save_due());
             if limit.is_some() || save {
                 if let Err(l) = self.store_held()? {
-                    return Ok(Some(Stop::Limit(l)));
+                    return self.stopped(lv, l, None);
                 }
             }
             if let Some(l) = limit {
@@ -1027,7 +1081,7 @@ impl<'g> Layered<'g> {
                 }
                 // The children held may be of this level.
                 if let Err(l) = self.store_held()? {
-                    return Ok(Some(Stop::Limit(l)));
+                    return self.stopped(lv, l, None);
                 }
                 continue;
             };
@@ -1045,7 +1099,8 @@ impl<'g> Layered<'g> {
                         continue;
                     }
                     Insert::Full => {
-                        return Ok(Some(Stop::Limit(Limit::Memory(self.limits.max_memory))))
+                        let l = Limit::Memory(self.limits.max_memory);
+                        return self.stopped(lv, l, Some((&st, id)));
                     }
                 }
             }
@@ -1104,10 +1159,11 @@ impl<'g> Layered<'g> {
                 (kid.1, kid.2) = (key, clv);
             }
             if let Err(l) = self.store_held()? {
-                return Ok(Some(Stop::Limit(l)));
+                return self.stopped(lv, l, Some((&st, id)));
             }
             self.kids = std::mem::replace(&mut self.held, kids);
             self.held_parent = id;
+            self.held_state = st;
         }
     }
 
@@ -1268,11 +1324,14 @@ pub(crate) fn search_layered(
 ///   empty): [`FileAfter::Removed`], or [`FileAfter::None`] if the search
 ///   had not been saved;
 /// - stopped by a limit `save_at` accepts, the search is saved:
-///   [`FileAfter::Saved`];
-/// - stopped otherwise (the memory limit, which can stop the search in
-///   the middle of a position's moves), the last save is kept
-///   ([`FileAfter::Kept`]; continued, it goes on from there, with more
-///   memory if given), or the files are removed if there was none.
+///   [`FileAfter::Saved`]. The memory limit, which can stop the search in
+///   the middle of a position's moves, puts the positions in flight back
+///   in their level's file first ([`Layered::stopped`]); continued with
+///   more memory, the search goes on from there;
+/// - stopped by the memory limit in rebuilding the table of a search
+///   resumed, which leaves nothing new, the last save is kept
+///   ([`FileAfter::Kept`]); likewise stopped by a limit `save_at` does
+///   not accept, or the files are removed if there was no save.
 ///
 /// ## What is saved, and why the verdict stays exact
 ///
@@ -1284,7 +1343,9 @@ pub(crate) fn search_layered(
 /// and writes `search.ck`: the counts, the log's length and its last records,
 /// each progress's file name and length ([`Shared`]), and each waiting level's
 /// blocks, how far it has been read, and which of its positions are to be
-/// checked when taken (`lo..hi`, [`Queue::forget`]). The files are only ever
+/// checked when taken (`lo..hi`, [`Queue::forget`]); a save at the memory limit
+/// has put the positions in flight back in the level under way's file, to be
+/// expanded again ([`Layered::stopped`]). The files are only ever
 /// appended to, and a finished progress's file is removed only after the next
 /// save, so each save stays whole until the next replaces it (`search.ck.tmp`,
 /// synced, renamed over `search.ck`).
@@ -1453,6 +1514,7 @@ fn search(
         saving,
         kids: Vec::new(),
         held: Vec::new(),
+        held_state: game.initial(),
         held_parent: 0,
         classes: options.tableau_classes,
         class: ClassFinder::default(),
@@ -1465,6 +1527,11 @@ fn search(
         Some(r) => s.load(r)?.err(),
         None => s.start_search()?,
     };
+    // A memory stop in storing the deal, or in rebuilding the table of a
+    // search resumed, leaves nothing new to save: the last save is kept.
+    // One in the middle of a level leaves the search whole
+    // ([`Layered::stopped`]).
+    let mut whole = stop.is_none();
     let stop = match stop {
         Some(stop) => Some(stop),
         None => loop {
@@ -1483,9 +1550,8 @@ fn search(
             s.finish(lv);
         },
     };
-    // A search stopped in the middle of a level (by the memory limit, or
-    // after a win met without a log) is not whole: it is not saved.
-    let mut whole = true;
+    // A search stopped after a win met without a log is not whole: it is
+    // not saved.
     let verdict = match stop {
         None => Verdict::Lost,
         Some(Stop::Won(moves)) => Verdict::Won(moves),
@@ -1504,7 +1570,7 @@ fn search(
     if let Some((dir, any)) = s.saving.as_ref().map(|sv| (sv.dir, sv.any)) {
         let ck = |e: std::io::Error| SolveError::Checkpoint(format!("{}: {e}", dir.display()));
         match &verdict {
-            Verdict::Unknown(l) if whole && !matches!(l, Limit::Memory(_)) && save_at(l) => {
+            Verdict::Unknown(l) if whole && save_at(l) => {
                 s.save()?;
                 after = FileAfter::Saved;
             }

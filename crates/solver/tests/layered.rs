@@ -391,20 +391,24 @@ fn a_layered_search_goes_on_from_its_saves() {
     }
 }
 
-/// A layered search stopped by the memory limit cannot be saved where it
-/// stopped (in the middle of a position's moves), so it keeps its last
-/// save (`FileAfter::Kept`, the save file as it was), and a sitting with
-/// more memory goes on from that save to the verdict: the path a deal
-/// whose level outgrew its table takes to its next sitting. Chameleon 109
-/// (lost in 327,140 positions; of seeds 1-399, the one deal lost in
-/// 50,000 to 400,000 positions whose layered search a table of 256 KiB
-/// stops): saved at 50,000 nodes; then a sitting with
-/// that table stops UNKNOWN (memory) at 75,285 nodes, after 6 rebuilds;
-/// then one with room ends LOST at 327,392 nodes, having expanded what
-/// the search without a stop expands (288,173 positions, and nodes and
-/// table hits adding up to 724,172: the 252 nodes more are dead ends met
-/// before the save and tested again, see
-/// `a_layered_search_goes_on_from_its_saves`).
+/// A layered search stopped by the memory limit (in the middle of a
+/// position's moves) puts the positions in flight back in their level's
+/// file and is saved there (`FileAfter::Saved`); a sitting in the same
+/// table goes on from that save until the memory stops it again, and a
+/// sitting with more memory goes on to the verdict: the path a deal whose
+/// level outgrew its table takes to its next sitting. Chameleon 109 (lost
+/// in 327,140 positions; of seeds 1-399, the one deal lost in 50,000 to
+/// 400,000 positions whose layered search a table of 256 KiB stops):
+/// saved at 50,000 nodes; then a sitting with that table stops UNKNOWN
+/// (memory) at 75,285 nodes, after 6 rebuilds, and saves; a second one
+/// from there stops at 76,435 nodes, after 7; then one with room ends
+/// LOST at 327,650 nodes. It expanded 4 positions more than the search
+/// without a stop (288,173), the two each memory stop put back, and met
+/// 5 more than its 724,172 (nodes and table hits: the 4, and one child
+/// stored before a stop met again); its 510 nodes more are those and
+/// dead ends met before a save and tested again (see
+/// `a_layered_search_goes_on_from_its_saves`). Before, a memory stop
+/// kept the save of 50,000 nodes, and the work since was lost.
 #[test]
 fn a_search_stopped_by_memory_goes_on_with_more() {
     use demon_solver::checkpoint::{header, FileAfter};
@@ -428,28 +432,113 @@ fn a_search_stopped_by_memory_goes_on_with_more() {
     assert_eq!(after, FileAfter::Saved);
     let save = || std::fs::read(dir.join("search.ck")).unwrap();
     let saved = save();
-    let (cramped, after) = sitting(None, Some(256 << 10));
-    assert_eq!(cramped.verdict, Verdict::Unknown(Limit::Memory(256 << 20)));
-    assert_eq!(after, FileAfter::Kept);
-    assert_eq!(
-        (cramped.stats.nodes, cramped.stats.rebuilds),
-        (75_285, 6),
-        "{:?}",
-        cramped.stats
-    );
-    assert!(save() == saved, "the save is left as it was");
+    let mut done = first.stats.nodes;
+    for (nodes, rebuilds) in [(75_285, 6), (76_435, 7)] {
+        let (cramped, after) = sitting(None, Some(256 << 10));
+        assert_eq!(cramped.verdict, Verdict::Unknown(Limit::Memory(256 << 20)));
+        assert_eq!(after, FileAfter::Saved);
+        let s = &cramped.stats;
+        assert_eq!((s.nodes, s.rebuilds), (nodes, rebuilds), "{s:?}");
+        assert!(nodes > done);
+        done = nodes;
+    }
+    assert!(save() != saved, "saved where the memory stopped it");
     let (last, after) = sitting(None, None);
     assert_eq!(last.verdict, Verdict::Lost);
     assert_eq!(after, FileAfter::Removed);
     assert!(!dir.exists());
     let whole = run(&rules, &layout, &memory(256 << 20), &layered(None));
     assert_eq!(whole.verdict, Verdict::Lost);
-    assert_eq!((whole.stats.nodes, last.stats.nodes), (327_140, 327_392));
+    assert_eq!((whole.stats.nodes, last.stats.nodes), (327_140, 327_650));
     assert_eq!(common::expanded_and_met(&whole.stats), (288_173, 724_172));
-    assert_eq!(
-        common::expanded_and_met(&last.stats),
-        common::expanded_and_met(&whole.stats)
-    );
+    assert_eq!(common::expanded_and_met(&last.stats), (288_177, 724_177));
+}
+
+/// Sittings that alternate a cramped table (256 KiB, which the memory
+/// limit stops in the middle of a level) with a roomy one, each for
+/// `step` more nodes, every stop saved: a memory stop puts the positions
+/// in flight back in their level's file ([`Layered::stopped`]), so the
+/// sittings together expand every position the search without a stop
+/// expands, and at most two more a memory stop (the parent of the
+/// children held, and the position just expanded, expanded again), and
+/// come to its verdict. If a stop dropped a child not yet stored, its
+/// subtree would go unexpanded: fewer positions expanded, and perhaps a
+/// won deal called lost. Returns the last sitting's outcome, and the
+/// memory stops and the cramped sittings that ended at once, their save
+/// kept (a resumed table that cannot hold the level under way).
+fn memory_sittings(
+    rules: &Rules,
+    layout: &Layout,
+    dir: &std::path::Path,
+    step: u64,
+) -> (Outcome, u64, u64) {
+    use demon_solver::checkpoint::{header, FileAfter};
+    use demon_solver::layered::solve_layered_saving;
+    let h = header(rules, layout, "test", &layered(None));
+    let (mut done, mut stops, mut kept) = (0, 0, 0);
+    for k in 0..400 {
+        let cramped = k % 2 == 0;
+        let table = cramped.then_some(256 << 10);
+        let limits = Limits {
+            max_nodes: Some(done + step),
+            ..memory(256 << 20)
+        };
+        let (out, after) =
+            solve_layered_saving(rules, layout, &limits, &layered(table), dir, &h, &|_| true)
+                .unwrap();
+        let what = format!("sitting {k}: {:?} {after:?} {:?}", out.verdict, out.stats);
+        match out.verdict {
+            Verdict::Unknown(Limit::Memory(_)) => {
+                assert!(cramped, "{what}");
+                if after == FileAfter::Kept {
+                    assert_eq!(out.stats.nodes, done, "{what}");
+                    kept += 1;
+                } else {
+                    assert_eq!(after, FileAfter::Saved, "{what}");
+                    assert!(out.stats.nodes > done, "{what}");
+                    stops += 1;
+                }
+            }
+            Verdict::Unknown(Limit::Nodes(_)) => assert_eq!(after, FileAfter::Saved, "{what}"),
+            _ => {
+                assert_eq!(after, FileAfter::Removed, "{what}");
+                assert!(!dir.exists(), "{what}");
+                return (out, stops, kept);
+            }
+        }
+        done = out.stats.nodes;
+    }
+    panic!("not decided in 400 sittings");
+}
+
+/// [`memory_sittings`] on Chameleon 109 (lost; see
+/// `a_search_stopped_by_memory_goes_on_with_more`), in sittings of
+/// 20,000 and of 7,000 nodes, which the memory stops at different
+/// points: the first cramped sitting that meets the deal's largest level
+/// stops in it and saves, and the cramped ones after it cannot rebuild
+/// their table on resuming (9 and 24 of them), until a roomy one has
+/// finished that level. The sittings expand 1 and 2 positions more than
+/// the search without a stop (the position just taken, if checked
+/// against the table and not expanded, was not expanded twice), and meet
+/// 1 and 4 more (the 2, and 2 children stored before the stop met again).
+#[test]
+fn memory_stops_saved_lose_no_position() {
+    let rules = preset(GameKind::Chameleon);
+    let layout = Source::Native(109).layout(&rules);
+    let whole = run(&rules, &layout, &memory(256 << 20), &layered(None));
+    assert_eq!(whole.verdict, Verdict::Lost);
+    let (expanded, met) = common::expanded_and_met(&whole.stats);
+    assert_eq!((expanded, met), (288_173, 724_172));
+    for (step, kept_want, more) in [(20_000, 9, (1, 1)), (7_000, 24, (2, 4))] {
+        let dir = save_dir(&format!("c109-memory-sittings-{step}"));
+        let (last, stops, kept) = memory_sittings(&rules, &layout, &dir, step);
+        let what = format!("sittings of {step} nodes: {:?}", last.stats);
+        assert_eq!(last.verdict, Verdict::Lost, "{what}");
+        assert_eq!((stops, kept), (1, kept_want), "{what}");
+        let (e, m) = common::expanded_and_met(&last.stats);
+        assert!((expanded..=expanded + 2 * stops).contains(&e), "{what}");
+        assert_eq!((e - expanded, m - met), more, "{what}");
+    }
 }
 
 /// The first won deal of `a_win_is_read_back_from_the_log` (Canfield on 6

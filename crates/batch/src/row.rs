@@ -355,9 +355,10 @@ impl Job {
                 .map_err(fail)?;
                 match after {
                     FileAfter::Saved if interrupted(&out) => return Ok(None),
-                    // At its memory limit the layered search keeps its
-                    // last save, which a run with more memory goes on
-                    // from.
+                    // The last save kept (a limit not saved at, or a
+                    // resumed table that cannot hold the level under
+                    // way): with --keep-unknown a run with more memory
+                    // goes on from it; without, it goes.
                     FileAfter::Kept if !keep => layered::remove_saved(path)
                         .map_err(|e| format!("seed {seed}: {}: {e}", path.display()))?,
                     FileAfter::Saved | FileAfter::Kept | FileAfter::Removed | FileAfter::None => {}

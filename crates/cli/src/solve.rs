@@ -504,7 +504,7 @@ fn solve_checkpointed(
             }
         ),
         FileAfter::Kept => eprintln!(
-            "nothing new to save where the search stopped: {} keeps its last save, which the same command continues (with more --max-memory if the memory stopped it)",
+            "the search was not saved where it stopped: {} keeps its last save, which the same command continues (with more --max-memory if the memory stopped it)",
             path.display()
         ),
         FileAfter::Removed => eprintln!("the deal is decided: {} removed", path.display()),

@@ -51,11 +51,12 @@ pub enum FileAfter {
     /// It held a saved search, now finished with (decided, or stopped
     /// by a limit the caller does not save at), and was removed.
     Removed,
-    /// The search stopped where there was nothing new to save (the
-    /// layered search, at its memory limit as it rebuilt its table on
-    /// resuming: [`crate::layered::solve_layered_saving`]), or by a limit
-    /// the caller does not save at, and the last save was kept:
-    /// continued, the search goes on from there.
+    /// The search was not saved where it stopped, and the last save was
+    /// kept: continued, the search goes on from there. (The layered
+    /// search, at its memory limit as it rebuilt its table on resuming,
+    /// or when a limit stopped its second search for the line of a win
+    /// met without a log: [`crate::layered::solve_layered_saving`]; or a
+    /// limit the caller does not save at.)
     Kept,
     /// There was none, and none was written.
     None,

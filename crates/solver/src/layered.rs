@@ -1053,7 +1053,9 @@ impl<'g> Layered<'g> {
     /// The search is then the plain one in another order: the next
     /// position is taken, checked (a forgotten level's) and expanded
     /// before the last one's children are stored, and every child is
-    /// stored before the search stops, saves, or finds its level empty.
+    /// stored before the search stops, saves, or finds its level empty,
+    /// but at a memory stop, which puts their parent back in its level's
+    /// file instead ([`Layered::stopped`]).
     fn level(&mut self, lv: u64) -> Result<Option<Stop>, SolveError> {
         let g = self.game;
         loop {
@@ -1062,7 +1064,10 @@ impl<'g> Layered<'g> {
             let (limit, save) = (self.over_limit(), self.save_due());
             if limit.is_some() || save {
                 if let Err(l) = self.store_held()? {
-                    return self.stopped(lv, l, None);
+                    // Whole again once stopped: the limit met, if any, is
+                    // the one to report (Ctrl-C's is saved where the
+                    // memory limit's may not be).
+                    return self.stopped(lv, limit.unwrap_or(l), None);
                 }
             }
             if let Some(l) = limit {
@@ -1358,7 +1363,8 @@ pub(crate) fn search_layered(
 /// while they fit, the rest forgotten and checked when taken. That is the
 /// state the search itself reaches after a rebuild at the saved point, so
 /// the module comment's argument covers it: the sittings together expand
-/// every position stored once, but the dead ends, which are tested instead,
+/// every position stored once (and up to two more again at each memory stop,
+/// put back in their level's file), but the dead ends, which are tested instead,
 /// perhaps in more than one sitting. The table the search had held positions
 /// of finished levels too, which are never met again. Node counts and the
 /// search time carry on from the save, and `limits.max_nodes` counts the

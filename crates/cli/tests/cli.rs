@@ -460,6 +460,54 @@ fn a_layered_search_saved_in_a_directory_goes_on() {
 }
 
 #[test]
+fn a_layered_search_stopped_by_memory_is_saved_and_goes_on_with_more() {
+    // Chameleon 109 without the bound on the waste (lost in 327,140
+    // nodes) in 1 MiB: a level outgrows the table at 77,141 nodes, and the
+    // search is saved where it stopped; the same command goes on from
+    // there to 95,813 nodes, and with 64 MiB to the verdict (328,076
+    // nodes: the positions put back at the two stops expanded again, and
+    // dead ends met again after the rebuilds tested again).
+    let dir = std::env::temp_dir().join(format!("demon-cli-memory-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let args = |memory: &'static str| {
+        [
+            "solve",
+            "chameleon",
+            "109",
+            "--layered",
+            "--no-waste-bound",
+            "--format",
+            "json",
+            "--checkpoint",
+            d,
+            "--max-memory",
+            memory,
+        ]
+    };
+    for nodes in [77_141, 95_813] {
+        let o = demon(&args("1M"));
+        assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(v["limit"], "memory limit (1 MiB)");
+        assert_eq!(v["stats"]["nodes"], nodes);
+        assert!(
+            stderr(&o).contains("the same command continues it, with more --max-memory"),
+            "{}",
+            stderr(&o)
+        );
+        assert!(dir.join("search.ck").exists());
+    }
+    let o = demon(&args("64M"));
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["verdict"], "lost");
+    assert_eq!(v["stats"]["nodes"], 328_076);
+    assert!(stderr(&o).contains("the deal is decided"), "{}", stderr(&o));
+    assert!(!dir.exists());
+}
+
+#[test]
 fn solve_output_is_a_line_a_person_can_follow() {
     // Each step's moves, replayed by the checker from the deal, win it.
     let o = demon(&[

@@ -6,6 +6,10 @@ report that `demon batch --retry-unknown` takes.
         results/2026-12-06-vc-deep-4/vc-nearest-60.csv \\
         results/2026-12-06-vc-deep-4/vc-rest-75.csv > nearest-20.csv
 
+With --fewest (before GAME) the N with the fewest cards up are kept
+instead, fewest first: the deals most likely lost, for a search that
+proves deals lost (the layered search).
+
 The deals still unknown, and the most cards up any report recorded for
 each, are read from results/status-1-1000.md (the section whose heading is
 GAME, as written there; a deal listed without a count, which no report
@@ -38,11 +42,18 @@ def unknown_deals(game):
 def main():
     if len(sys.argv) < 4:
         sys.exit(__doc__)
-    game, n, reports = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+    args = sys.argv[1:]
+    fewest = args[:1] == ["--fewest"]
+    if fewest:
+        args = args[1:]
+    if len(args) < 3:
+        sys.exit(__doc__)
+    game, n, reports = args[0], int(args[1]), args[2:]
     deals = unknown_deals(game)
     if not deals:
         sys.exit(f"{game}: no unknown deal with a 'cards up' count in {STATUS}")
-    chosen = sorted(deals, key=lambda d: (-d[1], d[0]))[:n]
+    sign = 1 if fewest else -1
+    chosen = sorted(deals, key=lambda d: (sign * d[1], d[0]))[:n]
     by_seed, fields = {}, None
     for report in reports:
         with open(report, newline="") as f:

@@ -694,7 +694,7 @@ struct Layered<'g> {
     /// The children of the position expanded last, not stored yet
     /// ([`Layered::level`]), and that position and its number (put back
     /// in its level's file if the memory stops the search before they
-    /// are all stored: [`Layered::requeue`]).
+    /// are all stored: [`Layered::stopped`]).
     held: Vec<(State, (u128, u8), u64, SMove)>,
     held_state: State,
     held_parent: u64,
@@ -844,19 +844,7 @@ impl<'g> Layered<'g> {
             return Ok(Ok(()));
         }
         let id = self.log.push(parent, sm).map_err(log_error)?;
-        self.record.clear();
-        self.record.push(0);
-        self.record.extend_from_slice(&id.to_le_bytes());
-        self.game.pack(st, &mut self.record);
-        self.record[0] = (self.record.len() - 9) as u8;
-        if !self.pending.contains_key(&lv) {
-            let file = self.file_of(progress_of(lv)).map_err(log_error)?;
-            self.pending.insert(lv, Queue::new(self.buf, file));
-        }
-        let q = self.pending.get_mut(&lv).expect("inserted");
-        let before = q.bytes();
-        q.push(&self.record).map_err(log_error)?;
-        self.queue_bytes = self.queue_bytes + q.bytes() - before;
+        self.push(lv, st, id)?;
         let mut m = self.memory();
         if m > self.limits.max_memory {
             self.flush().map_err(log_error)?;
@@ -1017,25 +1005,30 @@ impl<'g> Layered<'g> {
         if !self.held.is_empty() {
             self.held.clear();
             let st = self.held_state.clone();
-            self.requeue(lv, &st, self.held_parent)?;
+            self.push(lv, &st, self.held_parent)?;
         }
         if let Some((st, id)) = popped {
-            self.requeue(lv, st, id)?;
+            self.push(lv, st, id)?;
         }
         Ok(Some(Stop::Limit(l)))
     }
 
-    /// Pushes `st`, position number `id` of level `lv` (the level under
-    /// way), to the end of its level's file once more, not through the
-    /// table: it is expanded when taken (its place is past the positions
+    /// Pushes `st`, position number `id`, to the end of level `lv`'s file
+    /// (its queue made if it has none): a new position ([`Layered::store`]),
+    /// or one put back at a memory stop ([`Layered::stopped`]), which is
+    /// expanded when taken, not checked (its place is past the positions
     /// to check, [`Queue::forget`]).
-    fn requeue(&mut self, lv: u64, st: &State, id: u64) -> Result<(), SolveError> {
+    fn push(&mut self, lv: u64, st: &State, id: u64) -> Result<(), SolveError> {
         self.record.clear();
         self.record.push(0);
         self.record.extend_from_slice(&id.to_le_bytes());
         self.game.pack(st, &mut self.record);
         self.record[0] = (self.record.len() - 9) as u8;
-        let q = self.pending.get_mut(&lv).expect("the level under way");
+        if !self.pending.contains_key(&lv) {
+            let file = self.file_of(progress_of(lv)).map_err(log_error)?;
+            self.pending.insert(lv, Queue::new(self.buf, file));
+        }
+        let q = self.pending.get_mut(&lv).expect("inserted");
         let before = q.bytes();
         q.push(&self.record).map_err(log_error)?;
         self.queue_bytes = self.queue_bytes + q.bytes() - before;

@@ -120,6 +120,13 @@ fn a_rebuilt_table_forgets_only_what_it_may() {
     }
 }
 
+/// What a layered search counts may reach under a memory limit of `max`
+/// bytes: a sixty-fourth is kept for what the process holds beyond it (the
+/// heap's slack, its own pages), so that the process stays inside `max`.
+fn counted_most(max: usize) -> usize {
+    max - max / 64
+}
+
 /// A table too small for the waiting positions ends UNKNOWN (memory),
 /// inside the limit; so does a node limit. That is looked at between two
 /// positions expanded, and the dead ends met in storing the children of
@@ -132,7 +139,11 @@ fn limits_stop_it_unknown() {
     let layout = Source::Native(235).layout(&rules);
     let out = run(&rules, &layout, &memory(4 << 20), &layered(Some(256 << 10)));
     assert_eq!(out.verdict, Verdict::Unknown(Limit::Memory(4 << 20)));
-    assert!(out.stats.peak_memory <= 4 << 20, "{:?}", out.stats);
+    assert!(
+        out.stats.peak_memory <= counted_most(4 << 20),
+        "{:?}",
+        out.stats
+    );
     let limits = Limits {
         max_nodes: Some(1_000),
         ..memory(64 << 20)
@@ -855,5 +866,8 @@ fn thousands_of_levels_wait_in_few_files() {
     assert_eq!(out.verdict, Verdict::Unknown(Limit::Nodes(300_000)));
     let s = &out.stats;
     assert_eq!(s.nodes, 300_000);
-    assert!(s.stored > 900_000 && s.peak_memory <= 16 << 20, "{s:?}");
+    assert!(
+        s.stored > 900_000 && s.peak_memory <= counted_most(16 << 20),
+        "{s:?}"
+    );
 }

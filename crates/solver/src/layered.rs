@@ -137,8 +137,11 @@
 //! blocks (lz4) in the system's temporary directory (`TMPDIR`); they have
 //! no name while written (on Unix) and go when the search ends, a
 //! progress's when its last level is finished. A level's last block, being
-//! filled, is in memory; when these blocks take more than their share,
-//! they are all written out ([`Layered::flush`]). On Double Easthaven 263 they took about 35 bytes
+//! filled, is in memory; when these blocks would take what the search
+//! counts past the limit less a sixty-fourth ([`counted_most`]: the rest
+//! is for what the process holds beyond its count), they are all written
+//! out ([`Layered::flush`]), and so they are before the table grows past
+//! that. On Double Easthaven 263 they took about 35 bytes
 //! written a position stored, the log included
 //! (`results/2026-11-28-layered-de`); on Chameleon 16, 24 bytes
 //! (`results/2026-11-28-chameleon-layered`).
@@ -325,12 +328,14 @@ impl Drop for Scratch {
 /// a limit of `max` bytes: a sixty-fourth less, for what the process holds
 /// that the search does not count. That is the heap's slack, room the
 /// allocator keeps between the levels' tails as they grow and are freed,
-/// and the process's own pages (code, stacks: a few MiB). Measured on
-/// Variegated Canfield 5 under 1 GiB to 40 M nodes: counting up to the
-/// whole limit, the process peaked 8,568 KiB over it (0.8 %) with
-/// [`trim_heap`], [`COMPRESSED`] and tails by powers of two, and 35,536
-/// KiB over (3.4 %) without them.
-fn counted_most(max: usize) -> usize {
+/// and the process's own pages (code, stacks: a few MiB, which a
+/// sixty-fourth covers only under limits of some hundreds of MiB and
+/// more). Measured on Variegated Canfield 5 under 1 GiB to 40 M nodes
+/// (`results/2026-12-07-layered-resident`): counting up to the whole
+/// limit, the process peaked 8,568 KiB over it (0.8 %) with [`trim_heap`],
+/// [`COMPRESSED`] and tails by powers of two, and 35,536 KiB over (3.4 %)
+/// without them; with the margin, 7,868 KiB under.
+pub fn counted_most(max: usize) -> usize {
     max - max / 64
 }
 
@@ -340,10 +345,11 @@ fn counted_most(max: usize) -> usize {
 /// and more than its memory limit. On Variegated Canfield 5 under 1 GiB
 /// (5,000-6,000 levels waiting, the queues filling and flushed every few
 /// million positions) the heap held 217 MB while the queues counted
-/// 114 MB, and the process peaked at 1,104,588,800 bytes resident, 2.9 %
-/// over; with the trim, [`COMPRESSED`] and tails by powers of two, 0.8 %
-/// over, and with [`counted_most`]'s margin too, under the limit. Only
-/// glibc has it; elsewhere this does nothing.
+/// 114 MB, and the process peaked at 1,084,112 KiB resident, 3.4 % over;
+/// with the trim, [`COMPRESSED`] and tails by powers of two, 0.8 % over,
+/// and with [`counted_most`]'s margin too, under the limit. It costs page
+/// faults (310,201 minor ones against 73,505 in that run) and about 1 %
+/// of the time. Only glibc has it; elsewhere this does nothing.
 fn trim_heap() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: malloc_trim takes no pointer; it only gives free memory of
@@ -437,6 +443,7 @@ type Shared = Rc<RefCell<Scratch>>;
 
 impl Queue {
     fn new(buf: usize, file: Shared) -> Queue {
+        debug_assert!(buf.is_power_of_two() && buf >= MIN_TAIL);
         Queue {
             file,
             blocks: Vec::new(),
@@ -983,6 +990,13 @@ impl<'g> Layered<'g> {
     /// ([`Layered::compact`]): `Full` only when the level under way leaves
     /// too little room.
     fn insert(&mut self, (key, tl): (u128, u8)) -> Result<Insert, SolveError> {
+        // The table touches the pages of a growth before [`Layered::store`]
+        // looks at the memory again: the tails go to disk first if the
+        // growth would take the count past its most.
+        let (now, next) = (self.table.bytes(), self.table.bytes_next());
+        if next > now && self.memory() - now + next > counted_most(self.limits.max_memory) {
+            self.flush().map_err(log_error)?;
+        }
         let r = self.table.insert_level(key, tl);
         if r != Insert::Full {
             return Ok(r);
@@ -1537,6 +1551,9 @@ fn search(
     let held = ((QUEUES + 2) * share + LOG_BYTES).max(buffers);
     // A power of two, as the tails grow by powers of two ([`Queue::push`]).
     let buf = 1 << share.ilog2();
+    // A larger limit's compressed block, kept by this thread from an
+    // earlier search, is let go.
+    COMPRESSED.with_borrow_mut(|c| *c = Vec::new());
     let table_budget = limits
         .max_memory
         .saturating_sub(held)

@@ -473,6 +473,31 @@ impl FingerprintSet {
         self.backed.max(self.buckets.len()) * BUCKET + self.recent_fp.len() * RECENT_ENTRY
     }
 
+    /// What [`Self::bytes`] may reach during the next insertion: more than
+    /// now only where that insertion starts faulting in the pages of the
+    /// next growth ([`Self::fault_in_ahead`]) or grows, counting the old
+    /// array beside the new where it cannot grow in place. A caller that
+    /// holds other memory under the same limit makes room before it.
+    pub fn bytes_next(&self) -> usize {
+        // As [`Self::insert_main`] decides.
+        let grows = (self.len + 1) * 4 > self.slots() * 3;
+        if !grows && self.len < self.ahead_at {
+            return self.bytes();
+        }
+        let n = self.buckets.len();
+        let Some(m) = self.next_size() else {
+            return self.bytes();
+        };
+        let peak = if grows && m > self.buckets.capacity() {
+            m + n
+        } else if grows || (self.len >= self.ahead_at && self.faults_ahead(m)) {
+            m.max(self.backed)
+        } else {
+            return self.bytes();
+        };
+        peak * BUCKET + self.recent_fp.len() * RECENT_ENTRY
+    }
+
     /// Bytes the table may reach (including the transient copy while it
     /// grows).
     pub fn budget_bytes(&self) -> usize {
@@ -522,11 +547,7 @@ impl FingerprintSet {
         let Some(m) = self.next_size() else {
             return;
         };
-        if !cfg!(target_os = "linux")
-            || m > self.buckets.capacity()
-            || (m - n) * BUCKET < AHEAD_FROM
-            || self.ahead.is_some()
-        {
+        if !self.faults_ahead(m) {
             return;
         }
         // The pages come in as huge pages where the table's are.
@@ -547,6 +568,15 @@ impl FingerprintSet {
     }
 
     /// Waits for the thread faulting pages in, if there is one.
+    /// Whether [`Self::fault_in_ahead`] faults in the pages of a growth to
+    /// `m` buckets: a large one in place, on Linux, none under way.
+    fn faults_ahead(&self, m: usize) -> bool {
+        cfg!(target_os = "linux")
+            && m <= self.buckets.capacity()
+            && (m - self.buckets.len()) * BUCKET >= AHEAD_FROM
+            && self.ahead.is_none()
+    }
+
     fn join_ahead(&mut self) {
         if let Some(h) = self.ahead.take() {
             // It only asks the kernel; a panic there would be a bug in
@@ -1328,6 +1358,39 @@ mod tests {
         assert_eq!(t.bytes(), 10112 * BUCKET + 8192 * RECENT_ENTRY);
         assert!(again * 100 >= 10112 * WAYS * 95, "{again}");
         assert!(all[..again].iter().all(|&x| t.contains(x)));
+    }
+
+    /// [`FingerprintSet::bytes_next`] foresees every growth of the bytes:
+    /// after an insertion they are never more than it said before it, and
+    /// it says more than [`FingerprintSet::bytes`] only before a growth or
+    /// the pages of one faulted in ahead (a layered search writes its
+    /// buffers to disk then, to make room).
+    #[test]
+    fn bytes_next_foresees_each_growth() {
+        let mut t = FingerprintSet::with_budget(32 << 20);
+        let (mut warned, mut grew) = (0, Vec::new());
+        let mut x = 77u128;
+        loop {
+            x = next(x);
+            let (now, said) = (t.bytes(), t.bytes_next());
+            if t.insert(x) == Insert::Full {
+                break;
+            }
+            assert!(t.bytes() <= said, "{} after, {said} said", t.bytes());
+            if said > now {
+                warned += 1;
+            }
+            if t.bytes() > now {
+                grew.push(t.bytes());
+            }
+        }
+        // Four doublings from 4,096 buckets to 65,536 (each size with the
+        // recent cache's 278,528 bytes), then the jump to 454,400, the rest
+        // of the budget, its pages faulted in ahead when the table is half
+        // full: each foreseen, and nothing else.
+        assert_eq!(grew, [802_816, 1_327_104, 2_375_680, 4_472_832, 29_360_128]);
+        assert_eq!(warned, grew.len());
+        assert_eq!(t.len(), 1_721_007);
     }
 
     /// A full table asked to replace keeps every entry `open` claims and

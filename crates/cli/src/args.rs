@@ -105,7 +105,7 @@ pub enum Command {
         /// Continue the run whose report is --csv: solve only the deals it does not have yet.
         #[arg(long, requires = "csv", help_heading = "Report")]
         resume: bool,
-        /// Instead of --seeds: solve again the deals REPORT left unknown (under this run's limits, larger ones as a rule). Fold the new report into the old with `demon merge REPORT --retried NEW`.
+        /// Instead of --seeds: solve again the deals REPORT left unknown (under this run's limits, larger ones as a rule), taken in seed order whatever the order of REPORT's rows (to try some first, give a report that holds only them). Fold the new report into the old with `demon merge REPORT --retried NEW`.
         #[arg(
             long,
             value_name = "REPORT",

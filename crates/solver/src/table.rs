@@ -470,7 +470,13 @@ impl FingerprintSet {
 
     /// Bytes held by the table now.
     pub fn bytes(&self) -> usize {
-        self.backed.max(self.buckets.len()) * BUCKET + self.recent_fp.len() * RECENT_ENTRY
+        self.bytes_with(self.backed.max(self.buckets.len()))
+    }
+
+    /// The bytes of a table whose arrays hold `buckets` buckets, beside
+    /// the recent cache.
+    fn bytes_with(&self, buckets: usize) -> usize {
+        buckets * BUCKET + self.recent_fp.len() * RECENT_ENTRY
     }
 
     /// What [`Self::bytes`] may reach during the next insertion: more than
@@ -495,7 +501,7 @@ impl FingerprintSet {
         } else {
             return self.bytes();
         };
-        peak * BUCKET + self.recent_fp.len() * RECENT_ENTRY
+        self.bytes_with(peak)
     }
 
     /// Bytes the table may reach (including the transient copy while it
@@ -567,7 +573,6 @@ impl FingerprintSet {
         }
     }
 
-    /// Waits for the thread faulting pages in, if there is one.
     /// Whether [`Self::fault_in_ahead`] faults in the pages of a growth to
     /// `m` buckets: a large one in place, on Linux, none under way.
     fn faults_ahead(&self, m: usize) -> bool {
@@ -577,6 +582,7 @@ impl FingerprintSet {
             && self.ahead.is_none()
     }
 
+    /// Waits for the thread faulting pages in, if there is one.
     fn join_ahead(&mut self) {
         if let Some(h) = self.ahead.take() {
             // It only asks the kernel; a panic there would be a bug in
